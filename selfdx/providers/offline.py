@@ -1,0 +1,99 @@
+"""The `selfdx` model provider: deterministic offline policies registered with Inspect.
+
+`--model selfdx/<policy>` (or `--model-role grader=selfdx/<policy>`) selects a policy by
+name. A policy is a plain function from the conversation (and the `-M` model args) to the
+reply text; the provider wraps it into a `ModelOutput` with token usage set, so Inspect
+never needs a tokenizer or the network. Policies register themselves with `offline_policy`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from inspect_ai.model import (
+    ChatMessage,
+    GenerateConfig,
+    ModelAPI,
+    ModelOutput,
+    ModelUsage,
+    modelapi,
+)
+from inspect_ai.tool import ToolChoice, ToolInfo
+
+Policy = Callable[[list[ChatMessage], dict[str, Any]], str]
+
+POLICIES: dict[str, Policy] = {}
+
+
+def offline_policy(name: str) -> Callable[[Policy], Policy]:
+    """Register `fn` as the offline policy served as `selfdx/<name>`."""
+
+    def register(fn: Policy) -> Policy:
+        if name in POLICIES:
+            raise ValueError(f"offline policy '{name}' is registered twice")
+        POLICIES[name] = fn
+        return fn
+
+    return register
+
+
+def word_count(text: str) -> int:
+    """A tokenizer-free stand-in for token counts (whitespace-separated words)."""
+    return len(text.split())
+
+
+def usage_for(messages: list[ChatMessage], reply: str) -> ModelUsage:
+    """Token usage for a reply, counted in words, so Inspect needs no tokenizer."""
+    prompt_words = sum(word_count(m.text) for m in messages)
+    reply_words = word_count(reply)
+    return ModelUsage(
+        input_tokens=prompt_words,
+        output_tokens=reply_words,
+        total_tokens=prompt_words + reply_words,
+    )
+
+
+class OfflineModel(ModelAPI):
+    """Serves one registered offline policy; no network, deterministic."""
+
+    def __init__(
+        self,
+        model_name: str,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        config: GenerateConfig = GenerateConfig(),
+        **model_args: Any,
+    ) -> None:
+        super().__init__(model_name, base_url, api_key, [], config)
+        _load_policies()
+        if model_name not in POLICIES:
+            known = ", ".join(sorted(POLICIES))
+            raise ValueError(f"unknown selfdx offline model '{model_name}'; known: {known}")
+        self.policy = POLICIES[model_name]
+        self.model_args = model_args
+
+    async def generate(
+        self,
+        input: list[ChatMessage],
+        tools: list[ToolInfo],
+        tool_choice: ToolChoice,
+        config: GenerateConfig,
+    ) -> ModelOutput:
+        reply = self.policy(input, self.model_args)
+        output = ModelOutput.from_content(model=self.model_name, content=reply)
+        output.usage = usage_for(input, reply)
+        return output
+
+    def max_connections(self) -> int:
+        return 100
+
+
+def _load_policies() -> None:
+    """Import the modules that register policies (kept lazy to avoid import cycles)."""
+    import selfdx.providers.safe_psych_policies  # noqa: F401
+
+
+@modelapi(name="selfdx")
+def selfdx_offline() -> type[ModelAPI]:
+    return OfflineModel
