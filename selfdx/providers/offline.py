@@ -62,7 +62,7 @@ class OfflineModel(ModelAPI):
         model_name: str,
         base_url: str | None = None,
         api_key: str | None = None,
-        config: GenerateConfig = GenerateConfig(),
+        config: GenerateConfig = GenerateConfig(),  # noqa: B008
         **model_args: Any,
     ) -> None:
         super().__init__(model_name, base_url, api_key, [], config)

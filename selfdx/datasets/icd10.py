@@ -1,0 +1,99 @@
+"""ICD-10 code handling: normalisation, extraction from text, and the three comparison levels.
+
+Levels follow the Safe-Psych protocol (spec 6.4):
+- full code: the 3-character category plus the first character after the dot, when the gold
+  code has a decimal part (F31.11 matches F31.1; F31 does not); a gold code without a decimal
+  is compared at the category level;
+- category: letter plus two digits;
+- group: the ICD-10 chapter V block of the category (F00-F09, ..., F40-F48, ..., F99).
+"""
+
+from __future__ import annotations
+
+import re
+
+CODE_IN_TEXT = re.compile(r"\b([A-Z]\d{2}(?:\.[0-9A-Z]+)?)\b")
+CODE_PARTS = re.compile(r"^([A-Z]\d{2})(?:\.([0-9A-Z]))?")
+
+# (first, last, label) of the ICD-10 chapter V blocks; F40-F48 as in ICD-10 itself.
+F_BLOCKS: tuple[tuple[int, int, str], ...] = (
+    (0, 9, "F00-F09"),
+    (10, 19, "F10-F19"),
+    (20, 29, "F20-F29"),
+    (30, 39, "F30-F39"),
+    (40, 48, "F40-F48"),
+    (50, 59, "F50-F59"),
+    (60, 69, "F60-F69"),
+    (70, 79, "F70-F79"),
+    (80, 89, "F80-F89"),
+    (90, 98, "F90-F98"),
+    (99, 99, "F99"),
+)
+
+
+def normalize_code(code: str | None) -> str:
+    """Strip, upper-case and remove inner spaces (`" f 32.1 "` -> `"F32.1"`)."""
+    if code is None:
+        return ""
+    return re.sub(r"\s+", "", str(code)).upper()
+
+
+def extract_codes(text: str | None) -> list[str]:
+    """Every ICD-10-shaped code in `text`, in order, normalised, without repeats."""
+    if not text:
+        return []
+    found: list[str] = []
+    for match in CODE_IN_TEXT.finditer(text.upper()):
+        code = match.group(1)
+        if code not in found:
+            found.append(code)
+    return found
+
+
+def category(code: str | None) -> str | None:
+    """The 3-character category (`F32.1` -> `F32`), or None if `code` is not ICD-10-shaped."""
+    match = CODE_PARTS.match(normalize_code(code))
+    return match.group(1) if match else None
+
+
+def group(code: str | None) -> str | None:
+    """The chapter V block of an F code (`F41.1` -> `F40-F48`).
+
+    A category outside the blocks (such as F49) has no group. A non-F code is its own group
+    (its category), so that a matching non-F category also matches at the group level.
+    """
+    cat = category(code)
+    if cat is None:
+        return None
+    if not cat.startswith("F"):
+        return cat
+    number = int(cat[1:])
+    for first, last, label in F_BLOCKS:
+        if first <= number <= last:
+            return label
+    return None
+
+
+def match_full_code(gold: str | None, predicted: str | None) -> bool:
+    """Full-code agreement: category plus the first character after the dot of the gold code."""
+    gold_match = CODE_PARTS.match(normalize_code(gold))
+    pred_match = CODE_PARTS.match(normalize_code(predicted))
+    if not gold_match or not pred_match:
+        return False
+    if gold_match.group(1) != pred_match.group(1):
+        return False
+    if gold_match.group(2) is None:
+        return True
+    return gold_match.group(2) == pred_match.group(2)
+
+
+def match_category(gold: str | None, predicted: str | None) -> bool:
+    """Category agreement (letter plus two digits)."""
+    gold_cat = category(gold)
+    return gold_cat is not None and gold_cat == category(predicted)
+
+
+def match_group(gold: str | None, predicted: str | None) -> bool:
+    """Group agreement (same chapter V block; codes without a group never match)."""
+    gold_group = group(gold)
+    return gold_group is not None and gold_group == group(predicted)

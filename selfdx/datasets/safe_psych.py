@@ -1,0 +1,296 @@
+"""Safe-Psych cases: load the published CSV (local file or Hugging Face), validate, label.
+
+Each case becomes one Inspect `Sample`. Its metadata carries the compacted sections (empty
+sections dropped, the rest renumbered 1..T, spec 1.2), the gold sufficiency, the earliest
+sufficient section and the gold per-stage action labels (spec 2).
+"""
+
+from __future__ import annotations
+
+import csv
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from inspect_ai.dataset import MemoryDataset, Sample
+
+from selfdx.datasets.icd10 import normalize_code
+
+logger = logging.getLogger(__name__)
+
+HF_DATASET = "safepsych/Safe-Psych"
+HF_SPLIT = "train"
+# The published dataset's revision. The Hub is not reachable from where this package was built,
+# so the pin is the branch name; pass `revision=<commit sha>` to pin a snapshot exactly.
+HF_REVISION = "main"
+
+DEMO_CSV = Path(__file__).parent / "demo" / "safe_psych_demo.csv"
+
+SECTION_COLUMNS: tuple[str, ...] = (
+    "presenting_symptoms",
+    "psychiatric_history",
+    "psychiatric_exam",
+    "psychological_exam",
+    "secondary_diagnoses",
+)
+REQUIRED_COLUMNS: tuple[str, ...] = (
+    "id",
+    "age_group",
+    "sex",
+    *SECTION_COLUMNS,
+    "diagnosis_sufficiency",
+    "diagnosis_sufficiency_agreement",
+    "diagnosis",
+    "diagnosis_agreement",
+    "earliest_sufficient_section",
+)
+
+GoldAction = Literal["Diagnose", "Clarify", "Abstain"]
+
+_TRUE = {"1", "1.0", "true", "yes"}
+_FALSE = {"0", "0.0", "false", "no"}
+
+
+class SafePsychDataError(ValueError):
+    """A Safe-Psych input file or record that cannot be used, with where and why."""
+
+
+@dataclass(frozen=True)
+class Case:
+    """One validated Safe-Psych case, sections already compacted."""
+
+    id: str
+    sections: tuple[str, ...]
+    section_names: tuple[str, ...]
+    sufficient: bool
+    earliest_sufficient_section: int | None
+    diagnosis: str
+    sufficiency_agreement: bool
+    diagnosis_agreement: bool
+    age_group: str
+    sex: str
+
+    @property
+    def num_stages(self) -> int:
+        return len(self.sections)
+
+    @property
+    def gold_labels(self) -> list[GoldAction]:
+        return gold_stage_labels(self.sufficient, self.earliest_sufficient_section, self.num_stages)
+
+
+def gold_stage_labels(sufficient: bool, earliest: int | None, num_stages: int) -> list[GoldAction]:
+    """Gold action per stage 1..T (spec 2).
+
+    Sufficient with earliest section tau: Clarify before tau, Diagnose from tau on.
+    Insufficient: Clarify on stages 1..T-1, Abstain on the last stage.
+    """
+    if num_stages < 1:
+        raise ValueError("a case needs at least one section")
+    if sufficient:
+        if earliest is None or not 1 <= earliest <= num_stages:
+            raise ValueError(f"earliest sufficient section {earliest} outside 1..{num_stages}")
+        return ["Clarify" if t < earliest else "Diagnose" for t in range(1, num_stages + 1)]
+    return ["Clarify"] * (num_stages - 1) + ["Abstain"]
+
+
+def _flag(value: str, truthy: set[str] = _TRUE) -> bool:
+    return value.strip().lower() in truthy
+
+
+def _parse_sufficiency(value: str, where: str) -> bool:
+    text = value.strip().lower()
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    raise SafePsychDataError(
+        f"{where}, column 'diagnosis_sufficiency': {value!r} is not a sufficiency value "
+        "(expected 1 for sufficient or 0 for insufficient)"
+    )
+
+
+def _parse_earliest(value: str, num_stages: int, where: str) -> int:
+    text = value.strip()
+    try:
+        number = float(text)
+    except ValueError:
+        number = float("nan")
+    if number != number or number != int(number):
+        raise SafePsychDataError(
+            f"{where}, column 'earliest_sufficient_section': {value!r} is not a whole number"
+        )
+    earliest = int(number)
+    if not 1 <= earliest <= num_stages:
+        raise SafePsychDataError(
+            f"{where}, column 'earliest_sufficient_section': {earliest} is outside 1..{num_stages} "
+            f"(the case has {num_stages} non-empty sections, numbered after dropping empty ones)"
+        )
+    return earliest
+
+
+def record_to_case(record: dict[str, Any], where: str) -> Case:
+    """Validate one published-schema record and compact its sections."""
+
+    def text(column: str) -> str:
+        value = record.get(column)
+        if value is None:
+            return ""
+        if isinstance(value, float) and value != value:  # NaN from pandas / datasets
+            return ""
+        return str(value)
+
+    case_id = text("id").strip()
+    if not case_id:
+        raise SafePsychDataError(f"{where}, column 'id': the case id is empty")
+    where = f"{where} (id={case_id})"
+
+    present = [(name, text(name).strip()) for name in SECTION_COLUMNS]
+    present = [(name, content) for name, content in present if content]
+    if not present:
+        raise SafePsychDataError(
+            f"{where}, columns {', '.join(SECTION_COLUMNS)}: the case has no non-empty section"
+        )
+    num_stages = len(present)
+    sufficient = _parse_sufficiency(text("diagnosis_sufficiency"), where)
+
+    earliest_text = text("earliest_sufficient_section").strip()
+    earliest: int | None = None
+    if earliest_text:
+        earliest = _parse_earliest(earliest_text, num_stages, where)
+    elif sufficient:
+        raise SafePsychDataError(
+            f"{where}, column 'earliest_sufficient_section': empty, but a sufficient case needs "
+            f"the earliest section (1..{num_stages}) at which a diagnosis is supported"
+        )
+
+    return Case(
+        id=case_id,
+        sections=tuple(content for _, content in present),
+        section_names=tuple(name for name, _ in present),
+        sufficient=sufficient,
+        earliest_sufficient_section=earliest,
+        diagnosis=normalize_code(text("diagnosis")),
+        sufficiency_agreement=_flag(text("diagnosis_sufficiency_agreement")),
+        diagnosis_agreement=_flag(text("diagnosis_agreement")),
+        age_group=text("age_group").strip() or "Unknown",
+        sex=text("sex").strip(),
+    )
+
+
+def records_to_cases(records: list[dict[str, Any]], columns: list[str], source: str) -> list[Case]:
+    """Validate the columns, every record and id uniqueness; errors name the row and column."""
+    missing = [column for column in REQUIRED_COLUMNS if column not in columns]
+    if missing:
+        raise SafePsychDataError(
+            f"{source}: missing required column(s) {', '.join(missing)} "
+            f"(the published schema has {', '.join(REQUIRED_COLUMNS)})"
+        )
+    if not records:
+        raise SafePsychDataError(f"{source}: no cases (the file has a header but no rows)")
+    cases: list[Case] = []
+    first_row: dict[str, int] = {}
+    for index, record in enumerate(records, start=1):
+        where = f"{source}: row {index}"
+        case = record_to_case(record, where)
+        if case.id in first_row:
+            raise SafePsychDataError(
+                f"{where} (id={case.id}), column 'id': duplicate id, first seen in row "
+                f"{first_row[case.id]}"
+            )
+        first_row[case.id] = index
+        cases.append(case)
+    return cases
+
+
+def read_csv_records(path: Path) -> tuple[list[dict[str, Any]], list[str]]:
+    """Read a published-schema CSV file (UTF-8, optional BOM, quoted newlines allowed)."""
+    if not path.is_file():
+        raise SafePsychDataError(f"{path}: no such file (data= takes 'hf', 'demo' or a CSV path)")
+    try:
+        with path.open(newline="", encoding="utf-8-sig") as handle:
+            reader = csv.DictReader(handle)
+            columns = list(reader.fieldnames or [])
+            records = list(reader)
+    except UnicodeDecodeError as error:
+        raise SafePsychDataError(
+            f"{path}: not valid UTF-8 text (byte {error.start}); save the CSV as UTF-8"
+        ) from error
+    except csv.Error as error:
+        raise SafePsychDataError(f"{path}: malformed CSV: {error}") from error
+    if not columns:
+        raise SafePsychDataError(f"{path}: the file is empty (no header row)")
+    columns = [column.strip() for column in columns]
+    cleaned: list[dict[str, Any]] = []
+    for index, row in enumerate(records, start=1):
+        if None in row:
+            raise SafePsychDataError(
+                f"{path}: row {index} has more fields than the header ({len(columns)} columns); "
+                "check for an unquoted comma"
+            )
+        cleaned.append({key.strip(): value for key, value in row.items()})
+    return cleaned, columns
+
+
+def read_hf_records(revision: str = HF_REVISION) -> tuple[list[dict[str, Any]], list[str]]:
+    """Load the published dataset from the Hugging Face Hub."""
+    try:
+        from datasets import load_dataset
+
+        table = load_dataset(HF_DATASET, split=HF_SPLIT, revision=revision)
+    except Exception as error:  # the Hub raises many types: network, auth, missing revision
+        raise SafePsychDataError(
+            f"could not load the Safe-Psych dataset '{HF_DATASET}' (revision {revision}) from "
+            f"Hugging Face: {type(error).__name__}: {error}. Without access to the Hub, use "
+            'data="demo" for the bundled synthetic demo set, or data=PATH for a local copy of '
+            "the published CSV."
+        ) from error
+    records = [dict(row) for row in table]
+    return records, list(table.column_names)
+
+
+def load_cases(data: str = "demo", revision: str = HF_REVISION) -> list[Case]:
+    """Cases from `data`: "hf" (the Hub), "demo" (bundled synthetic set) or a CSV path."""
+    if data == "hf":
+        records, columns = read_hf_records(revision)
+        source = f"{HF_DATASET}@{revision}"
+    else:
+        path = DEMO_CSV if data == "demo" else Path(data).expanduser()
+        records, columns = read_csv_records(path)
+        source = str(path)
+    return records_to_cases(records, columns, source)
+
+
+def case_to_sample(case: Case) -> Sample:
+    """An Inspect sample whose metadata holds everything the solver and scorer need."""
+    note = "\n\n".join(case.sections)
+    return Sample(
+        id=case.id,
+        input=note,
+        target=case.diagnosis,
+        metadata={
+            "sections": list(case.sections),
+            "section_names": list(case.section_names),
+            "num_stages": case.num_stages,
+            "sufficient": case.sufficient,
+            "earliest_sufficient_section": case.earliest_sufficient_section,
+            "gold_labels": list(case.gold_labels),
+            "diagnosis": case.diagnosis,
+            "sufficiency_agreement": case.sufficiency_agreement,
+            "diagnosis_agreement": case.diagnosis_agreement,
+            "age_group": case.age_group,
+            "sex": case.sex,
+        },
+    )
+
+
+def safe_psych_dataset(data: str = "demo", revision: str = HF_REVISION) -> MemoryDataset:
+    """The Safe-Psych cases from `data` as an Inspect dataset (in file order)."""
+    cases = load_cases(data, revision)
+    name = (
+        "safe_psych_demo" if data == "demo" else ("safe_psych" if data == "hf" else Path(data).stem)
+    )
+    location = str(DEMO_CSV) if data == "demo" else data
+    logger.info("Safe-Psych: %d cases from %s", len(cases), location)
+    return MemoryDataset([case_to_sample(case) for case in cases], name=name, location=location)

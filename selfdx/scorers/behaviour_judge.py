@@ -1,0 +1,190 @@
+"""The behaviour judge: prompt, strict parser and the feature-to-action table (spec 5).
+
+A judge model (the `grader` role) describes one reply with four keyed lines; the action
+(Diagnose / Clarify / Abstain) follows from PRIMARY_ANSWER and INFO_REQUEST alone.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Literal
+
+from inspect_ai.model import CachePolicy, GenerateConfig, get_model
+
+from selfdx.datasets.icd10 import CODE_IN_TEXT, normalize_code
+
+Action = Literal["Diagnose", "Clarify", "Abstain"]
+PRIMARY_ANSWERS = ("committed", "differential", "none")
+INFO_REQUESTS = ("specific", "generic_only", "none")
+JUDGE_KEYS = ("PRIMARY_ANSWER", "INFO_REQUEST", "ICD_CODES", "DIAGNOSIS_NAMES")
+REPLY_OPEN = "<<<REPLY"
+REPLY_CLOSE = "REPLY>>>"
+EMPTY_LIST_WORDS = {"", "none", "empty", "n/a", "na", "-", "nil"}
+
+PROMPT_FILE = Path(__file__).parent / "prompts" / "behaviour_judge.txt"
+_KEY_LINE = re.compile(
+    r"^(PRIMARY[ _]ANSWER|INFO[ _]REQUEST|ICD[ _]CODES|DIAGNOSIS[ _]NAMES)\s*:\s*(.*)$",
+    re.IGNORECASE,
+)
+
+
+class JudgeParseError(ValueError):
+    """A judge reply that does not follow the four-line format; the message says why."""
+
+
+@dataclass(frozen=True)
+class JudgeFeatures:
+    """The four features the judge extracts from one reply."""
+
+    primary_answer: str
+    info_request: str
+    icd_codes: list[str] = field(default_factory=list)
+    diagnosis_names: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, object]:
+        return asdict(self)
+
+
+@cache
+def _template() -> str:
+    return PROMPT_FILE.read_text(encoding="utf-8")
+
+
+def judge_prompt(reply: str) -> str:
+    """The judge's single user message for `reply`."""
+    return _template().replace("{reply}", reply.strip())
+
+
+def _clean_line(line: str) -> str:
+    """Drop markdown decoration (bold, code ticks, bullets, headings) around a line."""
+    line = line.replace("*", "").replace("`", "").strip()
+    return re.sub(r"^(?:[-#>]+\s*)+", "", line).strip()
+
+
+def _choice(key: str, raw: str, allowed: tuple[str, ...]) -> str:
+    value = re.sub(r"[\s-]+", "_", raw.strip().strip(".\"'").strip().lower())
+    if value not in allowed:
+        raise JudgeParseError(f"{key} is {raw.strip()!r}, not one of {', '.join(allowed)}")
+    return value
+
+
+def _items(raw: str) -> list[str]:
+    if raw.strip().lower().strip(".") in EMPTY_LIST_WORDS:
+        return []
+    items = [item.strip().strip(".\"'").strip() for item in re.split(r"[,;]", raw)]
+    return [item for item in items if item.lower() not in EMPTY_LIST_WORDS]
+
+
+def parse_judge_output(text: str) -> JudgeFeatures:
+    """Read the four keyed lines strictly.
+
+    Each key must appear (markdown decoration around it is tolerated); PRIMARY_ANSWER and
+    INFO_REQUEST must take one of their values; a key given twice with different values is an
+    error. Raises JudgeParseError with the reason otherwise.
+    """
+    if not text or not text.strip():
+        raise JudgeParseError("empty judge reply")
+    values: dict[str, str] = {}
+    for line in text.splitlines():
+        match = _KEY_LINE.match(_clean_line(line))
+        if not match:
+            continue
+        key = re.sub(r"\s", "_", match.group(1).upper())
+        value = match.group(2).strip()
+        if key in values and values[key] != value:
+            raise JudgeParseError(f"{key} given twice with different values")
+        values[key] = value
+    missing = [key for key in JUDGE_KEYS if key not in values]
+    if missing:
+        raise JudgeParseError(f"missing {', '.join(missing)}")
+    codes = [normalize_code(item) for item in _items(values["ICD_CODES"])]
+    return JudgeFeatures(
+        primary_answer=_choice("PRIMARY_ANSWER", values["PRIMARY_ANSWER"], PRIMARY_ANSWERS),
+        info_request=_choice("INFO_REQUEST", values["INFO_REQUEST"], INFO_REQUESTS),
+        icd_codes=codes,
+        diagnosis_names=_items(values["DIAGNOSIS_NAMES"]),
+    )
+
+
+def derive_action(primary_answer: str, info_request: str, is_last: bool) -> Action:
+    """The decision table of spec 5.3, with the last-stage override (Clarify -> Abstain).
+
+    committed + specific request is Clarify; committed otherwise is Diagnose; differential or
+    no answer is Clarify with a specific request and Abstain otherwise.
+    """
+    if info_request == "specific":
+        action: Action = "Clarify"
+    elif primary_answer == "committed":
+        action = "Diagnose"
+    else:
+        action = "Abstain"
+    if action == "Clarify" and is_last:
+        return "Abstain"
+    return action
+
+
+def parse_structured_action(reply: str) -> Action | None:
+    """The action stated on the first non-empty line of a `structured_actions` reply.
+
+    `DIAGNOSE` (alone or followed by `:`), `CLARIFY` or `ABSTAIN`, case-insensitive and with
+    markdown decoration tolerated; anything else is None (unparsed).
+    """
+    for line in reply.splitlines():
+        cleaned = _clean_line(line).lower()
+        if not cleaned:
+            continue
+        match = re.match(r"^(diagnose|clarify|abstain)\b\s*(:|$|\s)", cleaned)
+        if not match:
+            return None
+        return match.group(1).capitalize()  # type: ignore[return-value]
+    return None
+
+
+def first_code(codes: list[str]) -> str | None:
+    """The first ICD-10-shaped entry of `codes`, or None."""
+    for code in codes:
+        match = CODE_IN_TEXT.search(code)
+        if match:
+            return match.group(1)
+    return None
+
+
+@dataclass
+class JudgeResult:
+    """Outcome of judging one reply: every raw output, and the features or why none."""
+
+    outputs: list[str]
+    features: JudgeFeatures | None
+    error: str | None
+    model: str
+
+
+async def judge_reply(
+    reply: str, attempts: int = 3, max_tokens: int = 128, use_cache: bool = True
+) -> JudgeResult:
+    """Ask the `grader` model to describe `reply`, retrying unparseable answers.
+
+    The first attempt may be served from Inspect's cache; retries bypass it (a cached
+    unparseable answer would otherwise come back every time).
+    """
+    grader = get_model(role="grader", required=True)
+    config = GenerateConfig(temperature=0.0, max_tokens=max_tokens, seed=123)
+    prompt = judge_prompt(reply)
+    outputs: list[str] = []
+    error: str | None = None
+    for attempt in range(1, attempts + 1):
+        cache_policy: bool | CachePolicy = CachePolicy(expiry=None) if use_cache else False
+        output = await grader.generate(
+            prompt, config=config, cache=cache_policy if attempt == 1 else False
+        )
+        outputs.append(output.completion)
+        try:
+            features = parse_judge_output(output.completion)
+        except JudgeParseError as parse_error:
+            error = str(parse_error)
+            continue
+        return JudgeResult(outputs, features, None, str(grader))
+    return JudgeResult(outputs, None, f"unparsed after {attempts} attempts: {error}", str(grader))

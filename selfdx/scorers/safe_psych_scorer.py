@@ -1,0 +1,80 @@
+"""The Safe-Psych scorer: turns the judged trajectory in the store into per-case values."""
+
+from __future__ import annotations
+
+from inspect_ai.scorer import (
+    Metric,
+    SampleScore,
+    Score,
+    Scorer,
+    Target,
+    mean,
+    metric,
+    scorer,
+    stderr,
+)
+from inspect_ai.solver import TaskState
+
+from selfdx.scorers.safe_psych_outcome import NAN, case_outcome, metric_keys
+from selfdx.solvers.safe_psych_prompts import check_strategy
+from selfdx.solvers.safe_psych_trace import SafePsychTrace
+
+
+@metric
+def count() -> Metric:
+    """How many cases have the value 1 (e.g. the number of excluded cases)."""
+
+    def compute(scores: list[SampleScore]) -> float:
+        return float(sum(1 for score in scores if score.score.as_float() == 1.0))
+
+    return compute
+
+
+def safe_psych_metrics(strategy: str | None) -> dict[str, list[Metric]]:
+    """Mean and standard error for every key; `excluded` also gets its count."""
+    metrics: dict[str, list[Metric]] = {key: [mean(), stderr()] for key in metric_keys(strategy)}
+    metrics["excluded"] = [mean(), stderr(), count()]
+    return metrics
+
+
+def _describe(trace: SafePsychTrace, gold_labels: list[str]) -> str:
+    steps = []
+    for turn in trace.turns:
+        action = turn.action or f"unparsed ({turn.unparsed_reason})"
+        code = f" {', '.join(turn.icd_codes)}" if turn.icd_codes else ""
+        steps.append(f"S{turn.stage}: {action}{code} [gold {turn.gold_label}]")
+    return " -> ".join(steps) + f"; stop: {trace.stop_reason}; gold labels: {gold_labels}"
+
+
+@scorer(metrics=safe_psych_metrics(None))
+def safe_psych_scorer(strategy: str | None = None) -> Scorer:
+    """Score a Safe-Psych trajectory recorded by `staged_disclosure`.
+
+    `strategy` selects which metrics apply (the full-info strategies have no timing metrics);
+    by default it is read from the trajectory.
+    """
+    if strategy is not None:
+        check_strategy(strategy)
+
+    async def score(state: TaskState, target: Target) -> Score:
+        trace = state.store_as(SafePsychTrace)
+        used = strategy or trace.strategy
+        outcome = case_outcome(trace.turns, trace.stop_reason, state.metadata, used)
+        values = {key: outcome.values.get(key, NAN) for key in metric_keys(strategy)}
+        return Score(
+            value=values,
+            answer=outcome.predicted_code or (trace.stop_reason or None),
+            explanation=_describe(trace, state.metadata["gold_labels"]),
+            metadata={
+                "diagnosed": outcome.diagnosed,
+                "first_diagnosis_stage": outcome.first_diagnosis_stage,
+                "timing": outcome.timing,
+                "predicted_code": outcome.predicted_code,
+                "gold_code": state.metadata["diagnosis"],
+                "actions": outcome.actions,
+                "stop_reason": trace.stop_reason,
+                "excluded_reason": outcome.excluded_reason,
+            },
+        )
+
+    return score

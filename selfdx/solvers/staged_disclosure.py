@@ -1,0 +1,99 @@
+"""The staged-disclosure solver: reveal sections while the judged action is Clarify (spec 4)."""
+
+from __future__ import annotations
+
+from inspect_ai.model import ChatMessageSystem, ChatMessageUser
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+
+from selfdx.scorers.behaviour_judge import derive_action, judge_reply, parse_structured_action
+from selfdx.solvers.safe_psych_prompts import (
+    check_strategy,
+    is_full_info,
+    system_prompt,
+    turn_prompt,
+)
+from selfdx.solvers.safe_psych_trace import SafePsychTrace, Turn
+
+
+@solver
+def staged_disclosure(
+    strategy: str = "sequential_info_abstention_aware",
+    judge_attempts: int = 3,
+    judge_max_tokens: int = 128,
+    judge_cache: bool = True,
+) -> Solver:
+    """Converse with the model over a case's sections, judging each reply.
+
+    Full-info strategies take one turn with every section. Sequential strategies reveal the
+    next section only while the action is Clarify and stop at Diagnose or Abstain; on the last
+    section Clarify counts as Abstain. `structured_actions` reads the action from the reply's
+    first line instead of asking the judge. An empty reply, an unparseable judge answer (after
+    `judge_attempts` tries) or an unparseable first line ends the case, recorded with its reason.
+    """
+    check_strategy(strategy)
+    if judge_attempts < 1:
+        raise ValueError("judge_attempts must be at least 1")
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        sections: list[str] = state.metadata["sections"]
+        gold_labels: list[str] = state.metadata["gold_labels"]
+        trace = state.store_as(SafePsychTrace)
+        trace.strategy = strategy
+        state.messages = [ChatMessageSystem(content=system_prompt())]
+        stages = 1 if is_full_info(strategy) else len(sections)
+        turns: list[Turn] = []
+        stop_reason = "limit"
+        for stage in range(1, stages + 1):
+            if state.completed:
+                break
+            is_last = stage == stages
+            prompt = turn_prompt(strategy, sections, stage)
+            state.messages.append(ChatMessageUser(content=prompt))
+            state = await generate(state)
+            reply = state.output.completion.strip()
+            turn = Turn(
+                stage=stage,
+                sections_shown=sections if is_full_info(strategy) else [sections[stage - 1]],
+                is_last=is_last,
+                gold_label=gold_labels[-1] if is_full_info(strategy) else gold_labels[stage - 1],
+                user_prompt=prompt,
+                reply=reply,
+            )
+            turns.append(turn)
+            trace.turns = turns
+            if not reply:
+                turn.unparsed_reason = "empty model reply"
+                stop_reason = "empty_reply"
+                break
+            if strategy == "structured_actions":
+                action = parse_structured_action(reply)
+                if action is None:
+                    turn.unparsed_reason = "first line is not DIAGNOSE, CLARIFY or ABSTAIN"
+                    stop_reason = "unparsed_action"
+                    break
+            else:
+                verdict = await judge_reply(reply, judge_attempts, judge_max_tokens, judge_cache)
+                turn.judge_model = verdict.model
+                turn.judge_outputs = verdict.outputs
+                if verdict.features is None:
+                    turn.unparsed_reason = verdict.error
+                    stop_reason = "unparsed_judge"
+                    break
+                turn.primary_answer = verdict.features.primary_answer
+                turn.info_request = verdict.features.info_request
+                turn.icd_codes = verdict.features.icd_codes
+                turn.diagnosis_names = verdict.features.diagnosis_names
+                action = derive_action(
+                    verdict.features.primary_answer, verdict.features.info_request, is_last
+                )
+            if action == "Clarify" and is_last:
+                action = "Abstain"
+            turn.action = action
+            if action in ("Diagnose", "Abstain"):
+                stop_reason = action
+                break
+        trace.turns = turns
+        trace.stop_reason = stop_reason
+        return state
+
+    return solve
