@@ -129,14 +129,14 @@ def derive_action(primary_answer: str, info_request: str, is_last: bool) -> Acti
 def parse_structured_action(reply: str) -> Action | None:
     """The action stated on the first non-empty line of a `structured_actions` reply.
 
-    `DIAGNOSE` (alone or followed by `:`), `CLARIFY` or `ABSTAIN`, case-insensitive and with
-    markdown decoration tolerated; anything else is None (unparsed).
+    `DIAGNOSE` (alone or followed by `:`), `CLARIFY` or `ABSTAIN`, case-insensitive, with a
+    trailing period or markdown decoration tolerated; anything else is None (unparsed).
     """
     for line in reply.splitlines():
         cleaned = _clean_line(line).lower()
         if not cleaned:
             continue
-        match = re.match(r"^(diagnose|clarify|abstain)\b\s*(:|$|\s)", cleaned)
+        match = re.match(r"^(diagnose|clarify|abstain)(?:[:.]|\s|$)", cleaned)
         if not match:
             return None
         return match.group(1).capitalize()  # type: ignore[return-value]

@@ -1,0 +1,52 @@
+"""Shared test helpers: offline scripted models for Inspect (token usage always set)."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from inspect_ai.model import ChatMessage, Model, ModelOutput, ModelUsage, get_model
+
+# Tests never read or write the user's model-call cache.
+os.environ["INSPECT_CACHE_DIR"] = tempfile.mkdtemp(prefix="selfdx-test-cache-")
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+SHARED = REPO_ROOT.parent / "shared"
+
+
+def mock_output(text: str) -> ModelOutput:
+    """A mockllm output with usage set, so Inspect never needs a tokenizer download."""
+    output = ModelOutput.from_content(model="mockllm/model", content=text)
+    output.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
+    return output
+
+
+def scripted_model(reply: Callable[[str, list[ChatMessage]], str]) -> Model:
+    """A mockllm model whose reply is computed from the last user message and the history."""
+
+    def answer(messages: list[ChatMessage], *_: object) -> ModelOutput:
+        last = next((m.text for m in reversed(messages) if m.role == "user"), "")
+        return mock_output(reply(last, messages))
+
+    return get_model("mockllm/model", custom_outputs=answer, memoize=False)
+
+
+@pytest.fixture
+def log_dir(tmp_path: Path) -> str:
+    return str(tmp_path / "logs")
+
+
+def metric_value(log, name: str, stat: str = "mean") -> float:
+    """A task metric from a log's results, by score key and statistic.
+
+    Custom metrics are registered as `selfdx/<name>` when the package is loaded through its
+    entry point, and as `<name>` otherwise; either spelling is accepted.
+    """
+    entry = next(s for s in log.results.scores if s.name == name)
+    for key, value in entry.metrics.items():
+        if key == stat or key.endswith(f"/{stat}"):
+            return value.value
+    raise KeyError(f"{name} has no metric {stat}: {list(entry.metrics)}")
