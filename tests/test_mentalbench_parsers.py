@@ -1,0 +1,281 @@
+"""MentalBench reply parsers: the released extraction (spec 3, every row) and the strict reader."""
+
+from __future__ import annotations
+
+import pytest
+
+from selfdx.scorers.mentalbench_parsers import (
+    get_parser,
+    parse_reference,
+    parse_strict,
+    reference_gold,
+)
+
+# Options used throughout: option C is Schizophrenia, as in spec 3's "C) Schizophrenia" row.
+PSYCHOSIS = (
+    "Delusional Disorder",
+    "Schizoaffective Disorder (Bipolar Type)",
+    "Schizophrenia",
+    "Schizoaffective Disorder (Depressive Type)",
+)
+MOOD = (
+    "Major Depressive Disorder with Psychotic Features",
+    "Bipolar I Disorder",
+    "Major Depressive Disorder",
+    "Attention-Deficit/Hyperactivity Disorder (Combined Presentation)",
+)
+
+
+def letters(parsed) -> str | None:
+    return None if parsed.letters is None else "".join(sorted(parsed.letters))
+
+
+# Spec 3's table, row by row: (model output, letters the released code reads; None = empty set).
+REFERENCE_TABLE = [
+    ("A.", "A"),
+    ("C) Schizophrenia", "C"),
+    ("(B)", "B"),
+    ("Answer: C", "C"),
+    ("The answer is D", "D"),
+    ("Selection: A & D", "AD"),
+    ("A & B", "AB"),
+    ("A, C", "AC"),
+    ("A&B&C", "ABC"),
+    ("A and B", "A"),  # the `and` separator never matches
+    ("A, B and C", "AB"),
+    ("A/B", "A"),  # `/` is not a separator
+    ("**Answer:** C", "A"),  # prefix not stripped: the A of ANSWER
+    ("The most likely diagnosis is C", "D"),  # the D of DIAGNOSIS
+    ("Based on the symptoms, A", "B"),  # the B of BASED
+    ("None of the above", "A"),  # the A of ABOVE
+    ("E", None),
+    ("", None),
+    ("<think>\n</think>\n\nB", "B"),  # the empty think block holds no A-D letter
+]
+
+
+@pytest.mark.parametrize(("output", "expected"), REFERENCE_TABLE)
+def test_reference_parser_reproduces_every_row_of_spec_3(output: str, expected: str | None):
+    parsed = parse_reference(output)
+    assert letters(parsed) == expected
+    assert parsed.parsed == (expected is not None)
+
+
+@pytest.mark.parametrize(
+    ("output", "expected"),
+    [
+        ("   answer - b   ", "B"),  # stripped and upper-cased before the prefix goes
+        ("OUTPUT: D", "D"),
+        ("THE ANSWER IS: A,B", "AB"),
+        ("C & D and A", "CD"),
+        ("I think it is B", "B"),  # I THINK IT IS holds no A-D letter
+        ("I believe it is C", "B"),  # ... but BELIEVE does
+        ("Definitely B", "D"),  # the D of DEFINITELY comes first
+    ],
+)
+def test_reference_parser_other_quirks(output: str, expected: str | None):
+    assert letters(parse_reference(output)) == expected
+
+
+def test_reference_parser_treats_non_text_as_empty():
+    assert parse_reference(None).letters is None
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        ("C. Schizophrenia", {"C"}),
+        (
+            "B & A. Attention-Deficit/Hyperactivity Disorder (Combined Presentation) "
+            "& Schizophrenia",
+            {"A", "B"},
+        ),
+        ("A) Major Depressive Disorder", {"A"}),
+        ("d. Bulimia Nervosa", {"D"}),
+    ],
+)
+def test_reference_gold_takes_the_letters_before_the_first_dot(answer, expected):
+    assert reference_gold(answer) == expected
+
+
+# (model output, options, letters a careful reader takes; None = unparsed, "" = none of them)
+STRICT_TABLE = [
+    # bare letters and letter sets
+    ("A.", PSYCHOSIS, "A"),
+    ("C", PSYCHOSIS, "C"),
+    ("(B)", PSYCHOSIS, "B"),
+    ("[D]", PSYCHOSIS, "D"),
+    ("b", PSYCHOSIS, "B"),
+    ("A & B", PSYCHOSIS, "AB"),
+    ("B & A.", PSYCHOSIS, "AB"),
+    ("A, C", PSYCHOSIS, "AC"),
+    ("A&B&C", PSYCHOSIS, "ABC"),
+    ("A and B", PSYCHOSIS, "AB"),
+    ("A, B and C", PSYCHOSIS, "ABC"),
+    ("A, B, and C", PSYCHOSIS, "ABC"),
+    ("A/B", PSYCHOSIS, "AB"),
+    ("AC", PSYCHOSIS, "AC"),
+    ("Both A and C", PSYCHOSIS, "AC"),
+    ("Options B and D", PSYCHOSIS, "BD"),
+    ("answer: b & d", PSYCHOSIS, "BD"),
+    # answer statements
+    ("Answer: C", PSYCHOSIS, "C"),
+    ("The answer is D", PSYCHOSIS, "D"),
+    ("Selection: A & D", PSYCHOSIS, "AD"),
+    ("Answer - D.", PSYCHOSIS, "D"),
+    ("**Answer:** C", PSYCHOSIS, "C"),
+    ("**Final Answer: C**", PSYCHOSIS, "C"),
+    ("## Answer\nB", PSYCHOSIS, "B"),
+    ("Final answer: \\boxed{C}", PSYCHOSIS, "C"),
+    ("The final answer is $\\boxed{A}$.", PSYCHOSIS, "A"),
+    ("The most likely diagnosis is C", PSYCHOSIS, "C"),
+    ("The most likely diagnosis is C. Schizophrenia.", PSYCHOSIS, "C"),
+    ("Most likely C.", PSYCHOSIS, "C"),
+    ("I would choose B.", PSYCHOSIS, "B"),
+    ("I'd go with option C", PSYCHOSIS, "C"),
+    ("The correct options are A and C.", PSYCHOSIS, "AC"),
+    ("The correct answers are B & D.", PSYCHOSIS, "BD"),
+    ("Answer:\n- B. Schizoaffective Disorder (Bipolar Type)\n- C. Schizophrenia", PSYCHOSIS, "BC"),
+    ("The answer is A, not B.", PSYCHOSIS, "A"),
+    ("A 34-year-old man with fixed false beliefs. The answer is A.", PSYCHOSIS, "A"),
+    # letters with names, names alone
+    ("C) Schizophrenia", PSYCHOSIS, "C"),
+    ("C. Schizophrenia", PSYCHOSIS, "C"),
+    ("C (Schizophrenia)", PSYCHOSIS, "C"),
+    ("Schizophrenia (C)", PSYCHOSIS, "C"),
+    ("**C. Schizophrenia**", PSYCHOSIS, "C"),
+    ("Schizophrenia", PSYCHOSIS, "C"),
+    ("schizophrenia.", PSYCHOSIS, "C"),
+    ("Schizoaffective Disorder, Bipolar Type", PSYCHOSIS, "B"),
+    ("Schizoaffective disorder (depressive type)", PSYCHOSIS, "D"),
+    ("Delusional Disorder and Schizophrenia", PSYCHOSIS, "AC"),
+    ("Major Depressive Disorder", MOOD, "C"),
+    ("Major depressive disorder with psychotic features", MOOD, "A"),
+    ("ADHD", MOOD, "D"),
+    ("D) ADHD, combined type", MOOD, "D"),
+    ("Bipolar I Disorder and ADHD", MOOD, "BD"),
+    ("D. Attention-Deficit/Hyperactivity Disorder (Combined Presentation)", MOOD, "D"),
+    ("A & C. Delusional Disorder & Schizophrenia", PSYCHOSIS, "AC"),  # the published format
+    ("C & A. Schizophrenia & Delusional Disorder", PSYCHOSIS, "AC"),
+    ("Answer: A & C (Delusional Disorder & Schizophrenia)", PSYCHOSIS, "AC"),
+    ("A. Delusional Disorder, C. Schizophrenia", PSYCHOSIS, "AC"),
+    ("A) Delusional Disorder and C) Schizophrenia", PSYCHOSIS, "AC"),
+    ("Schizophrenia (C) and Delusional Disorder (A)", PSYCHOSIS, "AC"),
+    ("Both Schizophrenia and Delusional Disorder are consistent with the case.", PSYCHOSIS, "AC"),
+    ("**Diagnosis:** Schizophrenia (Option C)", PSYCHOSIS, "C"),
+    ("C: Schizophrenia, because the voices persist.", PSYCHOSIS, "C"),
+    ("C is the most likely diagnosis.", MOOD, "C"),
+    ("B & D are both consistent with the presentation.", MOOD, "BD"),
+    # a verbose reply, a reasoning block or an explanation around an unambiguous answer
+    ("Based on the symptoms, A", PSYCHOSIS, "A"),
+    ("Therefore, C.", PSYCHOSIS, "C"),
+    ("<think>\n</think>\n\nB", PSYCHOSIS, "B"),
+    (
+        "<think>Voices for eight months, no mood episode: A or C? Bizarre delusions and "
+        "disorganised speech point to C.</think>\n\n**C. Schizophrenia**",
+        PSYCHOSIS,
+        "C",
+    ),
+    ("Reasoning about B and D...\n</think>\nAnswer: A", PSYCHOSIS, "A"),
+    (
+        "Based on the presentation (hallucinations, disorganised speech, eight months, no mood "
+        "episode), the most likely diagnosis is **C. Schizophrenia**.",
+        PSYCHOSIS,
+        "C",
+    ),
+    (
+        "The patient reports auditory hallucinations and thought broadcasting for over six "
+        "months with declining function and no mood episodes.\n\nAnswer: C",
+        PSYCHOSIS,
+        "C",
+    ),
+    (
+        "C\n\nThe patient meets the criteria: two psychotic symptoms for over six months.",
+        PSYCHOSIS,
+        "C",
+    ),
+    ("C. Schizophrenia\n\nA is less likely because the delusions are bizarre.", PSYCHOSIS, "C"),
+    ("C. Schizophrenia. A is less likely because of the hallucinations.", PSYCHOSIS, "C"),
+    (
+        "Diagnosis: C\n\nRationale: psychotic symptoms for eight months. The diagnosis is "
+        "supported by the absence of a mood episode.",
+        PSYCHOSIS,
+        "C",
+    ),
+    (
+        "The most likely diagnosis is Major Depressive Disorder (C), rather than Bipolar I "
+        "Disorder (B), since no manic episode is described.",
+        MOOD,
+        "C",
+    ),
+    (
+        "A. Delusional Disorder\nB. Schizoaffective Disorder (Bipolar Type)\nC. Schizophrenia\n"
+        "D. Schizoaffective Disorder (Depressive Type)\n\nAnswer: C",
+        PSYCHOSIS,
+        "C",
+    ),
+    # none / all
+    ("None of the above", PSYCHOSIS, ""),
+    ("None of these options.", PSYCHOSIS, ""),
+    ("All of the above", PSYCHOSIS, "ABCD"),
+    # ambiguity, contradictions, refusals: unparsed, never guessed
+    ("A or B", PSYCHOSIS, None),
+    ("Either A or C.", PSYCHOSIS, None),
+    ("Answer: C or possibly A", PSYCHOSIS, None),
+    ("The answer is A, but B is also possible.", PSYCHOSIS, None),
+    ("C (could also be D)", PSYCHOSIS, None),
+    ("A. Schizophrenia", PSYCHOSIS, None),  # letter A is Delusional Disorder: contradiction
+    ("C) Delusional Disorder", PSYCHOSIS, None),
+    ("C (Delusional Disorder)", PSYCHOSIS, None),
+    ("A & C. Schizophrenia & Schizoaffective Disorder (Bipolar Type)", PSYCHOSIS, None),
+    ("Schizoaffective disorder", PSYCHOSIS, None),  # fits B and D alike
+    ("The symptoms could fit B or C.", PSYCHOSIS, None),
+    ("C\nActually, on reflection, B.", PSYCHOSIS, None),
+    ("C is unlikely.", PSYCHOSIS, None),
+    (
+        "A. Delusional Disorder\nB. Schizoaffective Disorder (Bipolar Type)\nC. Schizophrenia\n"
+        "D. Schizoaffective Disorder (Depressive Type)",
+        PSYCHOSIS,
+        None,  # the options echoed back, no answer
+    ),
+    ("E", PSYCHOSIS, None),
+    ("", PSYCHOSIS, None),
+    ("   \n ", PSYCHOSIS, None),
+    ("<think>The voices suggest C, but the mood", PSYCHOSIS, None),  # reasoning never ended
+    (
+        "I'm sorry, but I can't provide a diagnosis. Please consult a licensed mental health "
+        "professional.",
+        PSYCHOSIS,
+        None,
+    ),
+    ("The presentation is complex and needs a full clinical assessment.", PSYCHOSIS, None),
+]
+
+
+@pytest.mark.parametrize(("output", "options", "expected"), STRICT_TABLE)
+def test_strict_parser(output: str, options: tuple[str, ...], expected: str | None):
+    parsed = parse_strict(output, options)
+    assert letters(parsed) == expected, parsed.reason
+
+
+@pytest.mark.parametrize(
+    ("output", "status"),
+    [
+        ("A or B", "ambiguous"),
+        ("I cannot provide a diagnosis; please consult a qualified professional.", "refusal"),
+        ("", "empty"),
+        ("<think>only thinking", "empty"),
+        ("E", "unparsed"),
+        ("None of the above.", "none"),
+        ("Answer: B", "answered"),
+    ],
+)
+def test_strict_parser_says_why(output: str, status: str):
+    assert parse_strict(output, PSYCHOSIS).status == status
+
+
+def test_get_parser_names_the_choices():
+    assert get_parser("strict") is parse_strict
+    assert get_parser("reference") is parse_reference
+    with pytest.raises(ValueError, match="parser: 'loose'"):
+        get_parser("loose")
