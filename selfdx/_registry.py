@@ -1,5 +1,8 @@
 """Everything Inspect should find under the `selfdx` entry point: tasks and model providers."""
 
 # ruff: noqa: F401
+from selfdx.inspect_tasks.mentalbench import mentalbench
 from selfdx.inspect_tasks.safe_psych import safe_psych
 from selfdx.providers.offline import selfdx_offline
+from selfdx.scorers.safe_psych_rejudge import safe_psych_rejudge
+from selfdx.scorers.safe_psych_scorer import safe_psych_scorer

@@ -1,10 +1,12 @@
-"""The `selfdx` command: checks and tools around the Inspect tasks."""
+"""The `selfdx` command: reports, exports, judge validation and data checks around Inspect logs."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections import Counter
+from pathlib import Path
 
 
 def check_safe_psych(path: str) -> int:
@@ -30,21 +32,137 @@ def check_safe_psych(path: str) -> int:
     return 0
 
 
+def log_files(paths: list[str]) -> list[str]:
+    """Expand log directories into their .eval/.json logs."""
+    from inspect_ai.log import list_eval_logs
+
+    files: list[str] = []
+    for path in paths:
+        if Path(path).is_dir():
+            files += [info.name for info in list_eval_logs(path, descending=False)]
+        else:
+            files.append(path)
+    return files
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from selfdx.analysis.report import build_report
+
+    out = build_report(args.log_dir, args.out, progress=not args.quiet)
+    print(f"report written to {out / 'report.md'} and {out / 'report.html'}")
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    if args.benchmark == "safe-psych":
+        from selfdx.analysis.export_safe_psych import export_safe_psych
+
+        written = export_safe_psych(log_files(args.logs), args.out)
+    else:
+        from selfdx.analysis.export_mentalbench import export_mentalbench
+
+        written = export_mentalbench(log_files(args.logs), args.out)
+    for path in written:
+        print(path)
+    return 0
+
+
+def cmd_judge_agreement(args: argparse.Namespace) -> int:
+    from selfdx.analysis.judge_agreement import agreement, read_judge_labels
+
+    results = agreement(args.human_csv, read_judge_labels(args.judge, args.key))
+    print(json.dumps(results, indent=2))
+    if args.out:
+        Path(args.out).write_text(json.dumps(results, indent=2), encoding="utf-8")
+    return 0
+
+
+def cmd_annotation_sample(args: argparse.Namespace) -> int:
+    from selfdx.analysis.judge_agreement import annotation_sample
+
+    blind, key = annotation_sample(log_files(args.logs), args.n, args.out, args.seed)
+    print(f"{blind}\n{key}")
+    return 0
+
+
+def cmd_sweep(args: argparse.Namespace) -> int:
+    from selfdx.sweep import run_sweep
+
+    variants = args.strategies.split(",") if args.strategies else None
+    if args.types:
+        variants = [int(t) for t in args.types.split(",")]
+    ok = run_sweep(
+        models=args.models.split(","),
+        log_dir=args.log_dir,
+        benchmark=args.benchmark,
+        variants=variants,
+        data=args.data,
+        grader=args.grader,
+        grader_connections=args.grader_connections,
+        max_connections=args.max_connections,
+        limit=args.limit,
+        display=args.display,
+    )
+    return 0 if ok else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="selfdx", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
+
+    report = commands.add_parser("report", help="tables, figures and an HTML page from logs")
+    report.add_argument("log_dir", help="directory of Inspect logs (searched recursively)")
+    report.add_argument("--out", default="report", help="output directory (default: report)")
+    report.add_argument("--quiet", action="store_true", help="no progress bar")
+    report.set_defaults(run=cmd_report)
+
+    export = commands.add_parser("export", help="write logs in a reference repository's format")
+    export.add_argument("benchmark", choices=["safe-psych", "mentalbench"])
+    export.add_argument("logs", nargs="+", help="log files or directories")
+    export.add_argument("--out", required=True, help="output directory")
+    export.set_defaults(run=cmd_export)
+
+    agree = commands.add_parser("judge-agreement", help="judge versus human annotations")
+    agree.add_argument("human_csv", help="annotations in the reference layout")
+    agree.add_argument("judge", help="judge labels: JSONL, the key CSV, or a log (with --key)")
+    agree.add_argument("--key", help="annotation key CSV, needed when JUDGE is a log")
+    agree.add_argument("--out", help="also write the results as JSON here")
+    agree.set_defaults(run=cmd_judge_agreement)
+
+    sample = commands.add_parser("annotation-sample", help="stratified blind sample of turns")
+    sample.add_argument("logs", nargs="+", help="Safe-Psych log files or directories")
+    sample.add_argument("--n", type=int, default=200, help="number of turns (default 200)")
+    sample.add_argument("--out", required=True, help="output directory")
+    sample.add_argument("--seed", type=int, default=123, help="sampling seed (default 123)")
+    sample.set_defaults(run=cmd_annotation_sample)
+
+    sweep = commands.add_parser("sweep", help="models x strategies (or types) via eval-set")
+    sweep.add_argument("--benchmark", default="safe_psych", choices=["safe_psych", "mentalbench"])
+    sweep.add_argument("--models", required=True, help="comma-separated Inspect model names")
+    sweep.add_argument("--strategies", help="comma-separated Safe-Psych strategies (default all)")
+    sweep.add_argument("--types", help="comma-separated MentalBench types (default 1,2,3,4)")
+    sweep.add_argument("--data", default="demo", help="task argument data (default demo)")
+    sweep.add_argument("--grader", help="judge model (the grader role)")
+    sweep.add_argument(
+        "--grader-connections", type=int, default=10, help="connections for the judge (default 10)"
+    )
+    sweep.add_argument("--max-connections", type=int, help="connections per subject model")
+    sweep.add_argument("--limit", type=int, help="cases per task (for a trial run)")
+    sweep.add_argument("--log-dir", required=True, help="one directory per sweep; rerun resumes")
+    sweep.add_argument("--display", default="plain", help="Inspect display (default plain)")
+    sweep.set_defaults(run=cmd_sweep)
+
     data = commands.add_parser("data", help="check a dataset file without running a model")
-    data_kinds = data.add_subparsers(dest="kind", required=True)
-    safe = data_kinds.add_parser("safe-psych", help="validate a CSV in the Safe-Psych schema")
+    kinds = data.add_subparsers(dest="kind", required=True)
+    safe = kinds.add_parser("safe-psych", help="validate a CSV in the Safe-Psych schema")
     safe.add_argument("path", help="the CSV file, or 'demo' for the bundled set")
+    safe.set_defaults(run=lambda args: check_safe_psych(args.path))
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    if args.command == "data" and args.kind == "safe-psych":
-        return check_safe_psych(args.path)
-    return 2
+    return args.run(args)
 
 
 if __name__ == "__main__":

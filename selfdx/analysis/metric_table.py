@@ -1,0 +1,134 @@
+"""Per-configuration metric tables with bootstrap and over-seed intervals."""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from selfdx.analysis.logs import Run
+from selfdx.analysis.statistics import bootstrap_interval, case_means, t_interval
+
+ConfigKey = tuple[str, str, str, str]  # benchmark, model, variant, judge
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One metric of one configuration."""
+
+    value: float
+    low: float
+    high: float
+    n_cases: int
+    seed_mean: float = math.nan
+    seed_low: float = math.nan
+    seed_high: float = math.nan
+    runs: int = 1
+
+
+class MetricAccumulator:
+    """Collects (case, value) pairs per configuration, per run and per metric."""
+
+    def __init__(self) -> None:
+        self.values: dict[ConfigKey, dict[str, list[tuple[object, float]]]] = defaultdict(
+            lambda: defaultdict(list)
+        )
+        self.by_run: dict[ConfigKey, dict[str, dict[str, list[float]]]] = defaultdict(
+            lambda: defaultdict(lambda: defaultdict(list))
+        )
+        self.order: dict[ConfigKey, list[str]] = {}
+
+    def add(self, run: Run, case: object, values: dict[str, float], group: str | None = None):
+        """Record one sample's per-metric values (NaN = not applicable)."""
+        key = run.key if group is None else (*run.key[:2], f"{run.key[2]} | {group}", run.key[3])
+        order = self.order.setdefault(key, [])
+        for metric, value in values.items():
+            if metric not in order:
+                order.append(metric)
+            self.values[key][metric].append((case, value))
+            self.by_run[key][metric][run.path].append(value)
+
+    def cells(self) -> dict[ConfigKey, dict[str, Cell]]:
+        """Point estimate, 95% case-bootstrap interval and over-run Student-t interval."""
+        table: dict[ConfigKey, dict[str, Cell]] = {}
+        for key, metrics in self.values.items():
+            table[key] = {}
+            for metric in self.order[key]:
+                means = case_means(metrics[metric])
+                value = float(means.mean()) if len(means) else math.nan
+                low, high = bootstrap_interval(means)
+                per_run = [
+                    float(np.nanmean(v)) if any(not math.isnan(x) for x in v) else math.nan
+                    for v in self.by_run[key][metric].values()
+                ]
+                seed_mean, seed_low, seed_high = (
+                    t_interval(per_run) if len(per_run) > 1 else (math.nan,) * 3
+                )
+                table[key][metric] = Cell(
+                    value, low, high, len(means), seed_mean, seed_low, seed_high, len(per_run)
+                )
+        return table
+
+
+def long_frame(cells: dict[ConfigKey, dict[str, Cell]]) -> pd.DataFrame:
+    """One row per configuration and metric (the CSV layout)."""
+    rows = []
+    for (benchmark, model, variant, judge), metrics in cells.items():
+        for metric, cell in metrics.items():
+            rows.append(
+                {
+                    "benchmark": benchmark,
+                    "model": model,
+                    "variant": variant,
+                    "judge": judge or "",
+                    "metric": metric,
+                    "value": cell.value,
+                    "ci_low": cell.low,
+                    "ci_high": cell.high,
+                    "n_cases": cell.n_cases,
+                    "runs": cell.runs,
+                    "seed_mean": cell.seed_mean,
+                    "seed_ci_low": cell.seed_low,
+                    "seed_ci_high": cell.seed_high,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def format_cell(cell: Cell) -> str:
+    """`0.42 [0.31, 0.55]`, with the over-seed mean and interval when there are several runs."""
+    if math.isnan(cell.value):
+        return "–"
+    text = f"{cell.value:.3f}"
+    if not math.isnan(cell.low):
+        text += f" [{cell.low:.3f}, {cell.high:.3f}]"
+    if cell.runs > 1 and not math.isnan(cell.seed_low):
+        text += f"; seeds {cell.seed_mean:.3f} ± t [{cell.seed_low:.3f}, {cell.seed_high:.3f}]"
+    return text
+
+
+def wide_markdown(cells: dict[ConfigKey, dict[str, Cell]], metrics: list[str]) -> str:
+    """A Markdown table: one row per configuration, one column per metric."""
+    header = ["model", "variant", "judge", "runs", *metrics]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for (_, model, variant, judge), row in cells.items():
+        runs = max((cell.runs for cell in row.values()), default=0)
+        values = [format_cell(row[m]) if m in row else "–" for m in metrics]
+        lines.append("| " + " | ".join([model, variant, judge or "–", str(runs), *values]) + " |")
+    return "\n".join(lines)
+
+
+def frame_markdown(frame: pd.DataFrame) -> str:
+    """A plain Markdown table of `frame`, floats to three decimals."""
+
+    def text(value: object) -> str:
+        if isinstance(value, float):
+            return "–" if math.isnan(value) else f"{value:.3f}"
+        return str(value)
+
+    lines = ["| " + " | ".join(map(str, frame.columns)) + " |", "|" + "---|" * len(frame.columns)]
+    lines += ["| " + " | ".join(text(v) for v in row) + " |" for row in frame.itertuples(False)]
+    return "\n".join(lines)

@@ -1,0 +1,67 @@
+"""Intervals for per-case rates: case bootstrap (scipy) and Student-t over seeds."""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Iterable
+
+import numpy as np
+from scipy import stats
+
+BOOTSTRAP_SEED = 20261129
+BOOTSTRAP_RESAMPLES = 2000
+
+
+def case_means(pairs: Iterable[tuple[object, float]]) -> np.ndarray:
+    """Average each case's values over its epochs; cases with no applicable value are dropped.
+
+    `pairs` holds (case id, value) with NaN for not applicable. The case is the cluster: the
+    bootstrap then resamples these per-case means.
+    """
+    totals: dict[object, list[float]] = defaultdict(list)
+    for case, value in pairs:
+        if value is not None and not math.isnan(value):
+            totals[case].append(value)
+    return np.array([sum(v) / len(v) for v in totals.values()], dtype=float)
+
+
+def bootstrap_interval(
+    values: np.ndarray,
+    level: float = 0.95,
+    seed: int = BOOTSTRAP_SEED,
+    resamples: int = BOOTSTRAP_RESAMPLES,
+) -> tuple[float, float]:
+    """Percentile bootstrap interval of the mean of `values` (one value per case), seeded.
+
+    With fewer than two cases there is no interval (NaN, NaN); constant values give a
+    zero-width interval.
+    """
+    if len(values) < 2:
+        return math.nan, math.nan
+    if np.all(values == values[0]):
+        return float(values[0]), float(values[0])
+    result = stats.bootstrap(
+        (values,),
+        np.mean,
+        confidence_level=level,
+        n_resamples=resamples,
+        method="percentile",
+        random_state=np.random.default_rng(seed),
+    )
+    return float(result.confidence_interval.low), float(result.confidence_interval.high)
+
+
+def t_interval(run_values: list[float], level: float = 0.95) -> tuple[float, float, float]:
+    """Mean over runs (seeds) with a Student-t interval: mean +- t(n-1) * sd / sqrt(n)."""
+    values = np.array([v for v in run_values if not math.isnan(v)], dtype=float)
+    if len(values) == 0:
+        return math.nan, math.nan, math.nan
+    mean = float(values.mean())
+    if len(values) < 2:
+        return mean, math.nan, math.nan
+    sem = float(values.std(ddof=1) / math.sqrt(len(values)))
+    if sem == 0:
+        return mean, mean, mean
+    low, high = stats.t.interval(level, len(values) - 1, loc=mean, scale=sem)
+    return mean, float(low), float(high)

@@ -1,0 +1,59 @@
+"""Model roster x strategies (or MentalBench types) in one resumable `inspect eval-set`.
+
+Running the same sweep again over the same log directory picks up where it stopped: finished
+tasks are skipped and samples completed in a failed task are reused.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from inspect_ai import Task, eval_set
+from inspect_ai.model import GenerateConfig, get_model
+
+from selfdx.solvers.safe_psych_prompts import STRATEGIES, check_strategy
+
+
+def sweep_tasks(benchmark: str, variants: list[Any] | None, data: str) -> list[Task]:
+    """One task per strategy (Safe-Psych) or per type (MentalBench)."""
+    if benchmark == "safe_psych":
+        from selfdx.inspect_tasks.safe_psych import safe_psych
+
+        return [safe_psych(data=data, strategy=check_strategy(s)) for s in variants or STRATEGIES]
+    if benchmark == "mentalbench":
+        from selfdx.inspect_tasks.mentalbench import mentalbench
+
+        return [mentalbench(data=data, types=t) for t in variants or [1, 2, 3, 4]]
+    raise ValueError(f"unknown benchmark {benchmark!r}; choose safe_psych or mentalbench")
+
+
+def run_sweep(
+    models: list[str],
+    log_dir: str,
+    benchmark: str = "safe_psych",
+    variants: list[Any] | None = None,
+    data: str = "demo",
+    grader: str | None = None,
+    grader_connections: int = 10,
+    max_connections: int | None = None,
+    **eval_set_args: Any,
+) -> bool:
+    """Run every model on every variant into `log_dir`; True when all tasks succeeded.
+
+    The judge gets its own connection pool of `grader_connections`; `max_connections` bounds
+    each subject model. Further keyword arguments go to `inspect_ai.eval_set` (for example
+    `limit`, `epochs`, `retry_attempts`, `retry_on_error`).
+    """
+    roles = None
+    if grader is not None:
+        judge = get_model(grader, config=GenerateConfig(max_connections=grader_connections))
+        roles = {"grader": judge}
+    success, _ = eval_set(
+        tasks=sweep_tasks(benchmark, variants, data),
+        model=models,
+        model_roles=roles,
+        log_dir=log_dir,
+        max_connections=max_connections,
+        **eval_set_args,
+    )
+    return success
