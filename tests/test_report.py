@@ -1,0 +1,140 @@
+"""`selfdx report` and the statistics behind it, on logs made by the offline providers."""
+
+import base64
+import math
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+from inspect_ai import eval
+
+from selfdx.analysis.logs import find_runs
+from selfdx.analysis.report import build_report
+from selfdx.analysis.statistics import bootstrap_interval, case_means, t_interval
+from tests.conftest import metric_value
+
+MODELS = ["selfdx/eager", "selfdx/cautious", "selfdx/keyword"]
+STRATEGIES = ["full_info_abstention_aware", "sequential_info_abstention_aware"]
+
+
+@pytest.fixture(scope="module")
+def sweep_logs(tmp_path_factory):
+    log_dir = tmp_path_factory.mktemp("logs")
+    logs = []
+    for strategy in STRATEGIES:
+        for model in MODELS:
+            (log,) = eval(
+                "selfdx/safe_psych",
+                task_args={"strategy": strategy},
+                model=model,
+                model_roles={"grader": "selfdx/rules-judge"},
+                display="none",
+                log_dir=str(log_dir),
+            )
+            logs.append(log)
+    # the same configuration twice more with seeds: three runs of one row
+    for seed in (1, 2):
+        (log,) = eval(
+            "selfdx/safe_psych",
+            task_args={"strategy": STRATEGIES[1]},
+            model="selfdx/keyword",
+            model_roles={"grader": "selfdx/rules-judge"},
+            display="none",
+            log_dir=str(log_dir / "seeds"),
+            seed=seed,
+        )
+    return log_dir, logs
+
+
+@pytest.fixture(scope="module")
+def report(sweep_logs, tmp_path_factory):
+    log_dir, _ = sweep_logs
+    out = tmp_path_factory.mktemp("report")
+    build_report(log_dir, out, progress=False)
+    return out
+
+
+def test_case_means_cluster_epochs():
+    means = case_means([("a", 1.0), ("a", 0.0), ("b", math.nan), ("c", 1.0), ("c", 1.0)])
+    assert sorted(means.tolist()) == [0.5, 1.0]  # b has no applicable value
+
+
+def test_t_interval_by_hand():
+    mean, low, high = t_interval([0.5, 0.6, 0.7])
+    # sd = 0.1, t(0.975, 2) = 4.302653
+    assert mean == pytest.approx(0.6)
+    assert low == pytest.approx(0.6 - 4.302653 * 0.1 / math.sqrt(3), abs=1e-6)
+    assert high == pytest.approx(0.6 + 4.302653 * 0.1 / math.sqrt(3), abs=1e-6)
+    assert math.isnan(t_interval([0.4])[1])
+
+
+def test_bootstrap_is_seeded_and_brackets_the_mean():
+    values = np.array([1, 0, 0, 1, 1, 0, 1, 1, 1, 0], dtype=float)
+    first, second = bootstrap_interval(values), bootstrap_interval(values)
+    assert first == second
+    assert first[0] < values.mean() < first[1]
+    narrow = bootstrap_interval(np.tile(values, 20))
+    assert narrow[1] - narrow[0] < first[1] - first[0]
+    assert bootstrap_interval(np.ones(5)) == (1.0, 1.0)
+    assert all(math.isnan(x) for x in bootstrap_interval(np.array([1.0])))
+
+
+def test_every_run_is_found(sweep_logs):
+    log_dir, _ = sweep_logs
+    runs, skipped = find_runs(log_dir)
+    assert len(runs) == 8 and skipped == []
+    assert {run.variant for run in runs} == set(STRATEGIES)
+
+
+def test_table_values_equal_inspect_metrics(sweep_logs, report):
+    _, logs = sweep_logs
+    table = pd.read_csv(report / "safe_psych_metrics.csv")
+    assert {"value", "ci_low", "ci_high", "n_cases", "seed_mean", "seed_ci_low"} <= set(table)
+    for log in logs:
+        rows = table[
+            (table.model == log.eval.model) & (table.variant == log.eval.task_args["strategy"])
+        ]
+        for score in log.results.scores:
+            row = rows[rows.metric == score.name]
+            if row.empty:
+                continue
+            expected = metric_value(log, score.name)
+            got = row.value.iloc[0]
+            assert (math.isnan(expected) and pd.isna(got)) or got == pytest.approx(expected)
+            if not pd.isna(got) and row.n_cases.iloc[0] > 1:
+                assert row.ci_low.iloc[0] <= got + 1e-9 and got <= row.ci_high.iloc[0] + 1e-9
+
+
+def test_repeated_runs_get_a_seed_interval(report):
+    table = pd.read_csv(report / "safe_psych_metrics.csv")
+    repeated = table[(table.runs > 1) & (table.metric == "under_abstention")]
+    assert len(repeated) == 1  # the keyword policy: no seed, then seeds 1 and 2
+    assert repeated.iloc[0].runs == 3
+    row = repeated.iloc[0]
+    # a deterministic policy gives the same value twice: a zero-width interval at that value
+    assert row.seed_mean == pytest.approx(row.value)
+    assert row.seed_ci_low == pytest.approx(row.value) == row.seed_ci_high
+
+
+def test_markdown_html_and_figures(report):
+    markdown = (report / "report.md").read_text()
+    for section in ("## Safe-Psych", "### Behaviour", "### Diagnostic accuracy"):
+        assert section in markdown
+    figures = sorted((report / "figures").glob("*.png"))
+    names = {f.stem for f in figures}
+    assert names == {
+        "safe_psych_abstention_scatter",
+        "safe_psych_timing",
+        "safe_psych_cumulative",
+        "safe_psych_accuracy_by_timing",
+        "safe_psych_gold_labels",
+    }
+    for figure in figures:
+        assert figure.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and figure.stat().st_size > 5000
+    page = (report / "report.html").read_text()
+    images = re.findall(r'src="data:image/png;base64,([^"]+)"', page)
+    assert len(images) == len(figures)
+    assert all(base64.b64decode(data)[:4] == b"\x89PNG" for data in images)
+    assert "http://" not in page and "https://" not in page  # opens from disk, no server
+    assert "[" in page  # intervals are shown
