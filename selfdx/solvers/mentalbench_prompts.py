@@ -1,0 +1,71 @@
+"""MentalBench choice prompts (spec 2) and the solver that puts one in front of the model.
+
+Three styles, each a text file under `prompts/mentalbench/` laid out as case, instructions,
+options, `Answer:`:
+
+- `single`: the single most likely diagnosis (the released runner's choice for Types 1-2);
+- `multiple`: every diagnosis consistent with the case ("select all that apply");
+- `hybrid`: decide whether one or several diagnoses apply, then give them (the released
+  runner's choice for Types 3-4, where the reference code calls it `clear`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+from pathlib import Path
+
+from inspect_ai.model import ChatMessageUser
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+
+PROMPT_DIR = Path(__file__).parent / "prompts" / "mentalbench"
+STYLES: tuple[str, ...] = ("single", "hybrid", "multiple")
+# Names the reference code's `--prompt_style` uses for the same prompts.
+STYLE_ALIASES = {"clear": "hybrid", "normal": "multiple", "default": "multiple"}
+DEFAULT_STYLE_BY_TYPE = {1: "single", 2: "single", 3: "hybrid", 4: "hybrid"}
+LETTERS = ("A", "B", "C", "D")
+
+
+def check_style(style: str | None) -> str | None:
+    """`style` as one of the three names (aliases resolved), or None for the per-type default."""
+    if style is None:
+        return None
+    name = STYLE_ALIASES.get(str(style).strip().lower(), str(style).strip().lower())
+    if name not in STYLES:
+        known = ", ".join(STYLES)
+        raise ValueError(f"prompt_style: {style!r} is not one of {known} (or None per type)")
+    return name
+
+
+def style_for(style: str | None, type_: int) -> str:
+    """The style used for an item of `type_`: the chosen one, else the released runner's."""
+    return check_style(style) or DEFAULT_STYLE_BY_TYPE[type_]
+
+
+@cache
+def template(style: str) -> str:
+    return (PROMPT_DIR / f"{style}.txt").read_text(encoding="utf-8").strip()
+
+
+def render_prompt(style: str, narrative: str, options: Sequence[str]) -> str:
+    """The full user message for one item."""
+    letters = LETTERS[: len(options)]
+    block = "\n".join(f"{letter}. {name}" for letter, name in zip(letters, options, strict=True))
+    shown = ", ".join(letters[:-1]) + f" or {letters[-1]}"
+    return template(style).format(narrative=narrative.strip(), options=block, letters=shown)
+
+
+@solver
+def mentalbench_prompt(prompt_style: str | None = None) -> Solver:
+    """Replace the sample input by the rendered choice prompt (one user turn, no system message)."""
+    chosen = check_style(prompt_style)
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        style = style_for(chosen, int(state.metadata["type"]))
+        options = [choice.value for choice in state.choices]
+        text = render_prompt(style, state.input_text, options)
+        state.messages = [ChatMessageUser(content=text)]
+        state.metadata["prompt_style"] = style
+        return state
+
+    return solve
