@@ -1,0 +1,81 @@
+"""`selfdx/mentalbench`: DSM-grounded diagnostic choice questions (arXiv 2602.12871)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from inspect_ai import Task, task
+from inspect_ai.dataset import MemoryDataset
+from inspect_ai.solver import generate
+
+from selfdx.datasets.mentalbench import HF_REVISION, mentalbench_samples
+from selfdx.datasets.mentalbench_filters import normalise_types, types_of
+from selfdx.scorers.mentalbench_metrics import mentalbench_metrics
+from selfdx.scorers.mentalbench_parsers import get_parser
+from selfdx.scorers.mentalbench_scorer import mentalbench_scorer
+from selfdx.solvers.mentalbench_prompts import check_style, mentalbench_prompt
+
+TASK_VERSION = "1-A"
+
+
+@task
+def mentalbench(
+    data: str = "demo",
+    types: int | str | Sequence[int | str] = (1, 2, 3, 4),
+    prompt_style: str | None = None,
+    generators: str | Sequence[str] | None = None,
+    disorders: str | Sequence[str] | None = None,
+    parser: str = "strict",
+    shuffle_choices: bool = False,
+    seed: int = 0,
+    include_truncated: bool = False,
+    revision: str = HF_REVISION,
+) -> Task:
+    """MentalBench: pick the diagnosis (or diagnoses) that fit a case, scored by exact set match.
+
+    Args:
+        data: "demo" (bundled synthetic items), "hf" (hysong/MentalBench on the Hub), or a
+            path: the GitHub resources/ folder or the Hugging Face mentalbench.csv.
+        types: 1, 2, 3 and/or 4 (or 4a, 4b), as a list, a comma-separated string or one value.
+        prompt_style: single, hybrid or multiple for every item; None uses single for Types 1-2
+            and hybrid for Types 3-4, as the released runner does.
+        generators: keep only items written by these case generators (gemini, gpt5, qwen235).
+        disorders: keep only items involving these disorder codes (D005) or pairs (D001-D005).
+        parser: "strict" (careful reading; ambiguity stays unparsed) or "reference" (the
+            released extraction, for comparability).
+        shuffle_choices: permute each item's options (seeded per item) instead of the
+            published order.
+        seed: seed of the option permutation.
+        include_truncated: keep the six truncated generations of the GitHub copy.
+        revision: Hub revision for data="hf".
+    """
+    get_parser(parser)
+    style = check_style(prompt_style)
+    for name, flag in (
+        ("shuffle_choices", shuffle_choices),
+        ("include_truncated", include_truncated),
+    ):
+        if not isinstance(flag, bool):
+            raise ValueError(f"{name}: expected true or false, got {flag!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError(f"seed: expected an integer, got {seed!r}")
+    variants = normalise_types(types)
+    samples = mentalbench_samples(
+        data=data,
+        types=list(variants),
+        generators=generators,
+        disorders=disorders,
+        include_truncated=include_truncated,
+        shuffle_choices=shuffle_choices,
+        seed=seed,
+        revision=revision,
+    )
+    return Task(
+        dataset=MemoryDataset(samples, name="mentalbench", location=str(data)),
+        solver=[mentalbench_prompt(style), generate()],
+        scorer=mentalbench_scorer(parser),
+        metrics=mentalbench_metrics(types_of(variants)),
+        headline_metric="mentalbench_scorer.accuracy",
+        version=TASK_VERSION,
+        metadata={"benchmark": "mentalbench", "parser": parser, "variants": list(variants)},
+    )

@@ -1,0 +1,177 @@
+"""Offline baselines for lettered choice questions (MentalBench): `selfdx/first-option` and
+`selfdx/kg-overlap`.
+
+`first-option` always answers the first option. `kg-overlap` reads MentalKG (given as
+`-M kg=PATH` to the `knowledge_graph/EN` folder) and answers the option whose symptom
+descriptions share the most informative words with the case narrative: a word counts by
+its inverse document frequency over the 23 disorders, and scores are cosine-normalised so
+that disorders with long symptom lists are not favoured.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from inspect_ai.model import ChatMessage
+
+from selfdx.providers.offline import offline_policy
+from selfdx.solvers.mentalbench_prompts import STYLES, template
+
+OPTION_LINE = re.compile(r"^\s*([A-D])[.)]\s+(\S.*?)\s*$", re.MULTILINE)
+WORD = re.compile(r"[a-z]+")
+STEM_LENGTH = 6
+STOPWORDS = frozenset(
+    """
+    about above after again against also although among because been before being below between
+    both cannot could does doing down during each either even ever every from further have having
+    here into itself just least less like made make many might more most much must neither never
+    often once only other others over same should since some such than that their them then there
+    these they this those through under until upon very were what when where whether which while
+    whom with within without would your usually
+    """.split()
+)
+
+
+def last_user_text(messages: list[ChatMessage]) -> str:
+    for message in reversed(messages):
+        if message.role == "user":
+            return message.text
+    return ""
+
+
+def split_prompt(text: str) -> tuple[str, list[tuple[str, str]]]:
+    """(text before the options, [(letter, option name), ...]) of a lettered choice prompt."""
+    options = OPTION_LINE.findall(text)
+    if not options:
+        raise ValueError("the prompt has no lettered options (lines such as 'A. <name>')")
+    first = OPTION_LINE.search(text)
+    assert first is not None
+    return text[: first.start()], options
+
+
+@offline_policy("first-option")
+def first_option(messages: list[ChatMessage], model_args: dict[str, Any]) -> str:
+    """Always the first listed option."""
+    _, options = split_prompt(last_user_text(messages))
+    return f"{options[0][0]}."
+
+
+def stems(text: str) -> set[str]:
+    """Lower-cased content words of four letters or more, cut to their first six letters."""
+    return {
+        word[:STEM_LENGTH]
+        for word in WORD.findall(text.lower())
+        if len(word) >= 4 and word not in STOPWORDS
+    }
+
+
+@dataclass(frozen=True)
+class SymptomProfiles:
+    """Per disorder name: its stemmed KG vocabulary, with each stem's weight (idf)."""
+
+    vocabulary: dict[str, frozenset[str]]
+    idf: dict[str, float]
+
+    def score(self, narrative: set[str], name: str) -> float:
+        """Cosine of idf-weighted binary word vectors (the narrative's norm is left out)."""
+        words = self.vocabulary[name]
+        norm = math.sqrt(sum(self.idf[w] ** 2 for w in words)) or 1.0
+        return sum(self.idf[w] ** 2 for w in narrative & words) / norm
+
+
+def find_kg_folder(path: Path) -> Path:
+    for candidate in (path, path / "EN", path / "knowledge_graph" / "EN"):
+        if (candidate / "disorder.json").is_file():
+            return candidate
+    raise ValueError(
+        f"-M kg={path}: no MentalKG there (expected disorder.json, diagnostic_criteria.json and "
+        "symptom/ in the knowledge_graph/EN folder)"
+    )
+
+
+def read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise ValueError(f"MentalKG file {path} cannot be read: {exc}") from exc
+
+
+@cache
+def load_profiles(kg: str) -> SymptomProfiles:
+    """Build every disorder's vocabulary from its symptom groups' symptoms and requirements."""
+    folder = find_kg_folder(Path(kg).expanduser())
+    disorders = read_json(folder / "disorder.json")
+    criteria = read_json(folder / "diagnostic_criteria.json")
+    symptoms: dict[str, dict[str, Any]] = {}
+    for file in sorted((folder / "symptom").glob("*.json")):
+        symptoms.update(read_json(file))
+    vocabulary: dict[str, frozenset[str]] = {}
+    for code, entry in disorders.items():
+        texts: list[str] = []
+        required = criteria.get(code, {}).get("required_criteria", {})
+        for key, value in required.items():
+            if isinstance(value, dict):
+                codes = set(value.get("symptom_pool", []))
+                codes |= set(value.get("must_include_all", []))
+                codes |= set(value.get("must_include_one_of", []))
+                texts.append(key.replace("_", " "))
+                for symptom_code in sorted(codes):
+                    texts.extend(symptom_texts(symptoms, symptom_code, folder))
+            elif key == "additional_requirements":
+                texts.extend(str(item) for item in value)
+        vocabulary[entry["name"]] = frozenset(stems(" ".join(texts)))
+    count = len(vocabulary)
+    document_frequency: dict[str, int] = {}
+    for words in vocabulary.values():
+        for word in words:
+            document_frequency[word] = document_frequency.get(word, 0) + 1
+    idf = {word: math.log(count / df) for word, df in document_frequency.items()}
+    return SymptomProfiles(vocabulary, idf)
+
+
+def symptom_texts(symptoms: dict[str, dict[str, Any]], code: str, folder: Path) -> list[str]:
+    if code not in symptoms:
+        raise ValueError(f"MentalKG at {folder}: symptom {code} is used but never defined")
+    entry = symptoms[code]
+    texts = [str(entry.get("name", "")).replace("_", " "), str(entry.get("description", ""))]
+    for subtype, description in (entry.get("subtypes") or {}).items():
+        texts.extend((subtype, str(description)))
+    if entry.get("examples"):
+        texts.append(str(entry["examples"]))
+    return texts
+
+
+@cache
+def prompt_words() -> frozenset[str]:
+    """Stems of the MentalBench instructions, which say nothing about the case."""
+    text = " ".join(re.sub(r"\{\w+\}", " ", template(style)) for style in STYLES)
+    return frozenset(stems(text))
+
+
+@offline_policy("kg-overlap")
+def kg_overlap(messages: list[ChatMessage], model_args: dict[str, Any]) -> str:
+    """The option whose MentalKG symptom vocabulary best matches the narrative."""
+    kg = model_args.get("kg")
+    if not kg:
+        raise ValueError(
+            "selfdx/kg-overlap needs MentalKG: pass -M kg=PATH with the knowledge_graph/EN folder "
+            "of the MentalBench resources (e.g. -M kg=../shared/mentalbench/resources/"
+            "knowledge_graph/EN)"
+        )
+    profiles = load_profiles(str(kg))
+    narrative_text, options = split_prompt(last_user_text(messages))
+    narrative = stems(narrative_text) - prompt_words()
+    best_letter, best_score = options[0][0], -1.0
+    for letter, name in options:
+        if name not in profiles.vocabulary:
+            raise ValueError(f"option {letter}. {name!r} is not a MentalKG disorder name")
+        value = profiles.score(narrative, name)
+        if value > best_score:
+            best_letter, best_score = letter, value
+    return f"{best_letter}."
