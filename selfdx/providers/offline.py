@@ -4,9 +4,6 @@
 name. A policy is a plain function from the conversation (and the `-M` model args) to the
 reply text; the provider wraps it into a `ModelOutput` with token usage set, so Inspect
 never needs a tokenizer or the network. Policies register themselves with `offline_policy`.
-
-`-M latency=<seconds>` (and the other args of `simulated_latency`) makes any policy wait like a
-remote API before answering; `-M pool=<name>` puts a model in its own connection pool.
 """
 
 from __future__ import annotations
@@ -23,12 +20,6 @@ from inspect_ai.model import (
     modelapi,
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
-
-from selfdx.providers.simulated_latency import (
-    DEFAULT_POOL,
-    simulated_latency,
-    split_latency_args,
-)
 
 Policy = Callable[[list[ChatMessage], dict[str, Any]], str]
 
@@ -100,6 +91,7 @@ class OfflineModel(ModelAPI):
 
 def _load_policies() -> None:
     """Import the modules that register policies (kept lazy to avoid import cycles)."""
+    import selfdx.providers.choice_policies  # noqa: F401
     import selfdx.providers.safe_psych_policies  # noqa: F401
 
 
