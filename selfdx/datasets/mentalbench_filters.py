@@ -127,7 +127,7 @@ def select_items(
             ", ".join(item.sample_id for item in truncated),
         )
     elif truncated:
-        logger.warning("MentalBench: kept %d truncated generation(s)", len(truncated))
+        logger.info("MentalBench: kept %d truncated generation(s)", len(truncated))
     if not kept:
         raise ValueError(
             "MentalBench: no items are left after the types/generators/disorders filters"
