@@ -114,19 +114,27 @@ def user(text: str) -> list:
     return [ChatMessageUser(content=text)]
 
 
+PSYCHOSIS_PROMPT = render_prompt(
+    "single",
+    "For eight months I have heard voices commenting on me, and I believe the neighbours "
+    "put devices in my walls to read my thoughts. My speech wanders and I stopped washing.",
+    ["Generalized Anxiety Disorder", "Anorexia Nervosa", "Schizophrenia", "Specific Phobia"],
+)
+
+
 def test_offline_baselines_answer_from_the_prompt():
-    prompt = render_prompt(
-        "single",
-        "For eight months I have heard voices commenting on me, and I believe the neighbours "
-        "put devices in my walls to read my thoughts. My speech wanders and I stopped washing.",
-        ["Generalized Anxiety Disorder", "Anorexia Nervosa", "Schizophrenia", "Specific Phobia"],
-    )
-    assert first_option(user(prompt), {}) == "A."
-    assert kg_overlap(user(prompt), {"kg": str(KG)}) == "C."
+    assert first_option(user(PSYCHOSIS_PROMPT), {}) == "A."
     with pytest.raises(ValueError, match="needs MentalKG: pass -M kg=PATH"):
-        kg_overlap(user(prompt), {})
+        kg_overlap(user(PSYCHOSIS_PROMPT), {})
     with pytest.raises(ValueError, match="no lettered options"):
         first_option(user("What is the diagnosis?"), {})
+    with pytest.raises(ValueError, match="no MentalKG there"):
+        kg_overlap(user(PSYCHOSIS_PROMPT), {"kg": str(REPO)})
+
+
+@needs_resources
+def test_kg_baseline_picks_the_option_whose_symptoms_match():
+    assert kg_overlap(user(PSYCHOSIS_PROMPT), {"kg": str(KG)}) == "C."
 
 
 # ---------------------------------------------------------------------------- end to end
