@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -51,7 +51,7 @@ REFERENCE_PREFIX = re.compile(r"^(?:ANSWER|OUTPUT|SELECTION|THE ANSWER IS)[:\s-]
 REFERENCE_LETTER_RUN = re.compile(r"[A-D](?:\s*(?:,|&|and)\s*[A-D])*")
 
 
-def parse_reference(text: object, options: Sequence[str] | None = None) -> ParsedAnswer:
+def parse_reference(text: object, options: Sequence[str] = ()) -> ParsedAnswer:
     """The released extraction: strip, upper-case, drop one leading prefix, first letter run."""
     if not isinstance(text, str):
         return unparsed("empty", "no text")
@@ -596,10 +596,11 @@ def parse_strict(text: object, options: Sequence[str]) -> ParsedAnswer:
     return unparsed("unparsed", "no answer found")
 
 
-PARSERS = {"strict": parse_strict, "reference": parse_reference}
+Parser = Callable[[object, Sequence[str]], ParsedAnswer]
+PARSERS: dict[str, Parser] = {"strict": parse_strict, "reference": parse_reference}
 
 
-def get_parser(name: str):  # -> Callable[[object, Sequence[str]], ParsedAnswer]
+def get_parser(name: str) -> Parser:
     """The parser called `name` ('strict' or 'reference')."""
     if name not in PARSERS:
         raise ValueError(f"parser: {name!r} is not one of {sorted(PARSERS)}")
