@@ -390,3 +390,63 @@ def test_unknown_data_argument(tmp_path):
         load_items(tmp_path / "nothing-here.txt")
     with pytest.raises(MentalBenchSourceError, match="not a MentalBench resources folder"):
         load_items(tmp_path)
+
+
+# ---------------------------------------------------------------------------- strict parser on
+# real option sets: verbose but unambiguous replies are read right; hedges are never guessed
+
+ONE_ANSWER = [
+    "{L}",
+    "({L})",
+    "{L}) {N}",
+    "**{L}. {N}**",
+    "{N}",
+    "{N} ({L})",
+    "**Answer:** {L}. {N}",
+    "The most likely diagnosis is **{L}. {N}**.",
+    "Answer: {L}\n\nRationale: this fits {N}; {ON} is less likely given the timeline.",
+    "<think>Weighing {ON} against {N}: the rule for {N} is met.</think>\n\n{L}",
+    "{L}\n\nExplanation: the symptoms are consistent with {N} rather than {ON}.",
+    "Based on the symptoms described, the answer is {L}.",
+]
+TWO_ANSWERS = [
+    "{L1} and {L2}",
+    "{L1}/{L2}",
+    "{L1} & {L2}. {N1} & {N2}",
+    "Both {N1} and {N2} are consistent with the presentation.",
+    "{L1} & {L2}\n\nThe case shows features of {N1} and {N2}; neither can be ruled out.",
+    "<think>Both fit.</think>\nAnswer: {L2} & {L1}",
+]
+HEDGED = [
+    "{L} or {O}",
+    "{N} or {ON}",
+    "{L}. {ON}",
+    "Answer: {L}, but {O} is also possible.",
+    "{L}\n\nOn reflection, {O}.",
+    "It could be {N} or {ON}; more history is needed.",
+]
+
+
+@needs_resources
+def test_strict_parser_on_verbose_replies_over_real_option_sets(items):
+    for item in items[::97]:
+        names = dict(zip("ABCD", item.options, strict=True))
+        gold = set(item.answer_letters)
+        other = next(letter for letter in "ABCD" if letter not in gold)
+        if len(gold) == 1:
+            (letter,) = gold
+            fields = {"L": letter, "N": names[letter], "ON": names[other]}
+            replies = [template.format(**fields) for template in ONE_ANSWER]
+        else:
+            first, second = item.answer_letters
+            fields = {"L1": first, "L2": second, "N1": names[first], "N2": names[second]}
+            replies = [template.format(**fields) for template in TWO_ANSWERS]
+        for reply in replies:
+            parsed = parse_strict(reply, item.options)
+            assert parsed.letters == gold, (item.sample_id, reply, parsed.reason)
+        first = item.answer_letters[0]
+        hedges = {"L": first, "O": other, "N": names[first], "ON": names[other]}
+        for template in HEDGED:
+            reply = template.format(**hedges)
+            parsed = parse_strict(reply, item.options)
+            assert parsed.letters is None, (item.sample_id, reply, parsed.letters)
