@@ -67,6 +67,7 @@ def test_types_argument_forms(types, variants):
         ({"disorders": "D003"}, "disorders: 'D003' does not occur in this data"),
         ({"shuffle_choices": "yes"}, "shuffle_choices: expected true or false"),
         ({"seed": "7"}, "seed: expected an integer"),
+        ({"revision": 3}, "revision: expected a Hub revision"),
         ({"data": "nowhere"}, "data: 'nowhere' is neither"),
     ],
 )

@@ -59,6 +59,10 @@ def mentalbench(
             raise ValueError(f"{name}: expected true or false, got {flag!r}")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ValueError(f"seed: expected an integer, got {seed!r}")
+    if not isinstance(revision, str) or not revision.strip():
+        raise ValueError(
+            f"revision: expected a Hub revision (branch, tag or commit), got {revision!r}"
+        )
     variants = normalise_types(types)
     samples = mentalbench_samples(
         data=data,
