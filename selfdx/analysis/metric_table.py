@@ -10,7 +10,12 @@ import numpy as np
 import pandas as pd
 
 from selfdx.analysis.logs import Run
-from selfdx.analysis.statistics import bootstrap_interval, case_means, t_interval
+from selfdx.analysis.statistics import (
+    bootstrap_interval,
+    case_means,
+    ratio_bootstrap_interval,
+    t_interval,
+)
 
 ConfigKey = tuple[str, str, str, str]  # benchmark, model, variant, judge
 
@@ -40,10 +45,41 @@ class MetricAccumulator:
             lambda: defaultdict(lambda: defaultdict(list))
         )
         self.order: dict[ConfigKey, list[str]] = {}
+        # ratio metrics: key -> metric -> case -> [numerator, denominator]; and per run
+        self.ratios: dict[ConfigKey, dict[str, dict[object, list[float]]]] = defaultdict(
+            lambda: defaultdict(lambda: defaultdict(lambda: [0.0, 0.0]))
+        )
+        self.ratio_runs: dict[ConfigKey, dict[str, dict[str, list[float]]]] = defaultdict(
+            lambda: defaultdict(lambda: defaultdict(lambda: [0.0, 0.0]))
+        )
+
+    def _key(self, run: Run, group: str | None) -> ConfigKey:
+        if group is None:
+            return run.key
+        return (run.key[0], run.key[1], f"{run.key[2]} · {group}", run.key[3])
+
+    def add_ratio(
+        self,
+        run: Run,
+        case: object,
+        metric: str,
+        numerator: float,
+        denominator: float,
+        group: str | None = None,
+    ) -> None:
+        """Record one case's share of a ratio of totals (micro precision, recall, F1)."""
+        key = self._key(run, group)
+        order = self.order.setdefault(key, [])
+        if metric not in order:
+            order.append(metric)
+        for store, index in ((self.ratios, case), (self.ratio_runs, run.path)):
+            pair = store[key][metric][index]
+            pair[0] += numerator
+            pair[1] += denominator
 
     def add(self, run: Run, case: object, values: dict[str, float], group: str | None = None):
         """Record one sample's per-metric values (NaN = not applicable)."""
-        key = run.key if group is None else (*run.key[:2], f"{run.key[2]} | {group}", run.key[3])
+        key = self._key(run, group)
         order = self.order.setdefault(key, [])
         for metric, value in values.items():
             if metric not in order:
@@ -54,9 +90,13 @@ class MetricAccumulator:
     def cells(self) -> dict[ConfigKey, dict[str, Cell]]:
         """Point estimate, 95% case-bootstrap interval and over-run Student-t interval."""
         table: dict[ConfigKey, dict[str, Cell]] = {}
-        for key, metrics in self.values.items():
+        for key in self.order:
+            metrics = self.values.get(key, {})
             table[key] = {}
             for metric in self.order[key]:
+                if metric in self.ratios.get(key, {}):
+                    table[key][metric] = self._ratio_cell(key, metric)
+                    continue
                 means = case_means(metrics[metric])
                 value = float(means.mean()) if len(means) else math.nan
                 low, high = bootstrap_interval(means)
@@ -71,6 +111,16 @@ class MetricAccumulator:
                     value, low, high, len(means), seed_mean, seed_low, seed_high, len(per_run)
                 )
         return table
+
+    def _ratio_cell(self, key: ConfigKey, metric: str) -> Cell:
+        pairs = np.array(list(self.ratios[key][metric].values()), dtype=float)
+        numerators, denominators = pairs[:, 0], pairs[:, 1]
+        total = denominators.sum()
+        value = float(numerators.sum() / total) if total else math.nan
+        low, high = ratio_bootstrap_interval(numerators, denominators)
+        per_run = [n / d if d else math.nan for n, d in self.ratio_runs[key][metric].values()]
+        seed = t_interval(per_run) if len(per_run) > 1 else (math.nan,) * 3
+        return Cell(value, low, high, len(pairs), *seed, len(per_run))
 
 
 def long_frame(cells: dict[ConfigKey, dict[str, Cell]]) -> pd.DataFrame:

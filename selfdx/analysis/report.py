@@ -54,7 +54,10 @@ def build_report(log_dir: str | Path, out_dir: str | Path, progress: bool = True
         for name, table in collector.extra_tables().items():
             table.to_csv(out / f"{benchmark}_{name}.csv", index=False)
             title = name.replace("_", " ").capitalize()
-            markdown += f"\n\n### {title}\n\n" + frame_markdown(table)
+            shown = frame_markdown(table.head(40))
+            if len(table) > 40:
+                shown += f"\n\nFirst 40 of {len(table)} rows; all in `{benchmark}_{name}.csv`."
+            markdown += f"\n\n### {title}\n\n{shown}"
         figures = collector.figures(out, cells)
         sections.append((benchmark, markdown, frame, figures, collector.metric_groups()))
 

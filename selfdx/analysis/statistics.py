@@ -52,6 +52,39 @@ def bootstrap_interval(
     return float(result.confidence_interval.low), float(result.confidence_interval.high)
 
 
+def ratio_bootstrap_interval(
+    numerators: np.ndarray,
+    denominators: np.ndarray,
+    level: float = 0.95,
+    seed: int = BOOTSTRAP_SEED,
+    resamples: int = BOOTSTRAP_RESAMPLES,
+) -> tuple[float, float]:
+    """Percentile bootstrap interval of a ratio of totals, sum(num) / sum(den), resampling
+    cases (each case's numerator and denominator stay together)."""
+    if len(numerators) < 2 or denominators.sum() == 0:
+        return math.nan, math.nan
+
+    def ratio(num: np.ndarray, den: np.ndarray, axis: int = -1) -> np.ndarray:
+        totals = den.sum(axis=axis)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(totals > 0, num.sum(axis=axis) / totals, np.nan)
+
+    point = float(numerators.sum() / denominators.sum())
+    if np.allclose(numerators, point * denominators):
+        return point, point
+    result = stats.bootstrap(
+        (numerators, denominators),
+        ratio,
+        paired=True,
+        vectorized=True,
+        confidence_level=level,
+        n_resamples=resamples,
+        method="percentile",
+        random_state=np.random.default_rng(seed),
+    )
+    return float(result.confidence_interval.low), float(result.confidence_interval.high)
+
+
 def t_interval(run_values: list[float], level: float = 0.95) -> tuple[float, float, float]:
     """Mean over runs (seeds) with a Student-t interval: mean +- t(n-1) * sd / sqrt(n)."""
     values = np.array([v for v in run_values if not math.isnan(v)], dtype=float)
