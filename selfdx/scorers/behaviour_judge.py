@@ -12,9 +12,8 @@ from functools import cache
 from pathlib import Path
 from typing import Literal
 
-from inspect_ai.model import CachePolicy, GenerateConfig, get_model
-
 from selfdx.datasets.icd10 import CODE_IN_TEXT, normalize_code
+from selfdx.scorers.grader_calls import GraderParseError, GraderResult, ask_grader
 
 Action = Literal["Diagnose", "Clarify", "Abstain"]
 PRIMARY_ANSWERS = ("committed", "differential", "none")
@@ -31,7 +30,7 @@ _KEY_LINE = re.compile(
 )
 
 
-class JudgeParseError(ValueError):
+class JudgeParseError(GraderParseError):
     """A judge reply that does not follow the four-line format; the message says why."""
 
 
@@ -152,39 +151,10 @@ def first_code(codes: list[str]) -> str | None:
     return None
 
 
-@dataclass
-class JudgeResult:
-    """Outcome of judging one reply: every raw output, and the features or why none."""
-
-    outputs: list[str]
-    features: JudgeFeatures | None
-    error: str | None
-    model: str
-
-
 async def judge_reply(
     reply: str, attempts: int = 3, max_tokens: int = 128, use_cache: bool = True
-) -> JudgeResult:
-    """Ask the `grader` model to describe `reply`, retrying unparseable answers.
-
-    The first attempt may be served from Inspect's cache; retries bypass it (a cached
-    unparseable answer would otherwise come back every time).
-    """
-    grader = get_model(role="grader", required=True)
-    config = GenerateConfig(temperature=0.0, max_tokens=max_tokens, seed=123)
-    prompt = judge_prompt(reply)
-    outputs: list[str] = []
-    error: str | None = None
-    for attempt in range(1, attempts + 1):
-        cache_policy: bool | CachePolicy = CachePolicy(expiry=None) if use_cache else False
-        output = await grader.generate(
-            prompt, config=config, cache=cache_policy if attempt == 1 else False
-        )
-        outputs.append(output.completion)
-        try:
-            features = parse_judge_output(output.completion)
-        except JudgeParseError as parse_error:
-            error = str(parse_error)
-            continue
-        return JudgeResult(outputs, features, None, str(grader))
-    return JudgeResult(outputs, None, f"unparsed after {attempts} attempts: {error}", str(grader))
+) -> GraderResult[JudgeFeatures]:
+    """Ask the `grader` model to describe `reply` (features in `.parsed`), with retries."""
+    return await ask_grader(
+        judge_prompt(reply), parse_judge_output, attempts, max_tokens, use_cache
+    )

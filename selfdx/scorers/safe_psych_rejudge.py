@@ -60,13 +60,13 @@ def safe_psych_rejudge(
                 }
             )
             new_turns.append(new)
-            if verdict.features is None:
+            if verdict.parsed is None:
                 stop_reason = "unparsed_judge"
                 break
-            new.primary_answer = verdict.features.primary_answer
-            new.info_request = verdict.features.info_request
-            new.icd_codes = verdict.features.icd_codes
-            new.diagnosis_names = verdict.features.diagnosis_names
+            new.primary_answer = verdict.parsed.primary_answer
+            new.info_request = verdict.parsed.info_request
+            new.icd_codes = verdict.parsed.icd_codes
+            new.diagnosis_names = verdict.parsed.diagnosis_names
             new.action = derive_action(new.primary_answer, new.info_request, turn.is_last)
             if turn.action is not None:
                 same.append(1.0 if new.action == turn.action else 0.0)

@@ -75,16 +75,16 @@ def staged_disclosure(
                 verdict = await judge_reply(reply, judge_attempts, judge_max_tokens, judge_cache)
                 turn.judge_model = verdict.model
                 turn.judge_outputs = verdict.outputs
-                if verdict.features is None:
+                if verdict.parsed is None:
                     turn.unparsed_reason = verdict.error
                     stop_reason = "unparsed_judge"
                     break
-                turn.primary_answer = verdict.features.primary_answer
-                turn.info_request = verdict.features.info_request
-                turn.icd_codes = verdict.features.icd_codes
-                turn.diagnosis_names = verdict.features.diagnosis_names
+                turn.primary_answer = verdict.parsed.primary_answer
+                turn.info_request = verdict.parsed.info_request
+                turn.icd_codes = verdict.parsed.icd_codes
+                turn.diagnosis_names = verdict.parsed.diagnosis_names
                 action = derive_action(
-                    verdict.features.primary_answer, verdict.features.info_request, is_last
+                    verdict.parsed.primary_answer, verdict.parsed.info_request, is_last
                 )
             if action == "Clarify" and is_last:
                 action = "Abstain"
