@@ -9,7 +9,7 @@ never needs a tokenizer or the network. Policies register themselves with `offli
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from inspect_ai.model import (
     ChatMessage,
@@ -34,6 +34,21 @@ def offline_policy(name: str) -> Callable[[Policy], Policy]:
             raise ValueError(f"offline policy '{name}' is registered twice")
         POLICIES[name] = fn
         return fn
+
+    return register
+
+
+MODELS: dict[str, type[ModelAPI]] = {}
+
+
+def offline_model(name: str) -> Callable[[type[ModelAPI]], type[ModelAPI]]:
+    """Register a model class served as `selfdx/<name>` (for models that wrap a policy)."""
+
+    def register(cls: type[ModelAPI]) -> type[ModelAPI]:
+        if name in MODELS or name in POLICIES:
+            raise ValueError(f"offline model '{name}' is registered twice")
+        MODELS[name] = cls
+        return cls
 
     return register
 
@@ -68,7 +83,7 @@ class OfflineModel(ModelAPI):
         super().__init__(model_name, base_url, api_key, [], config)
         _load_policies()
         if model_name not in POLICIES:
-            known = ", ".join(sorted(POLICIES))
+            known = ", ".join(sorted([*POLICIES, *MODELS]))
             raise ValueError(f"unknown selfdx offline model '{model_name}'; known: {known}")
         self.policy = POLICIES[model_name]
         self.model_args = model_args
@@ -92,9 +107,16 @@ class OfflineModel(ModelAPI):
 def _load_policies() -> None:
     """Import the modules that register policies (kept lazy to avoid import cycles)."""
     import selfdx.providers.choice_policies  # noqa: F401
+    import selfdx.providers.faults  # noqa: F401
     import selfdx.providers.safe_psych_policies  # noqa: F401
+
+
+def create_offline_model(model_name: str, *args: Any, **kwargs: Any) -> ModelAPI:
+    """`selfdx/<name>`: the model class registered as `name`, else the policy of that name."""
+    _load_policies()
+    return MODELS.get(model_name, OfflineModel)(model_name, *args, **kwargs)
 
 
 @modelapi(name="selfdx")
 def selfdx_offline() -> type[ModelAPI]:
-    return OfflineModel
+    return cast(type[ModelAPI], create_offline_model)
