@@ -4,5 +4,7 @@
 from selfdx.inspect_tasks.mentalbench import mentalbench
 from selfdx.inspect_tasks.safe_psych import safe_psych
 from selfdx.providers.offline import selfdx_offline
+from selfdx.scorers.caution import caution
+from selfdx.scorers.diagnosis_agreement import diagnosis_agreement
 from selfdx.scorers.safe_psych_rejudge import safe_psych_rejudge
 from selfdx.scorers.safe_psych_scorer import safe_psych_scorer

@@ -55,7 +55,11 @@ def variant_of(benchmark: str, task_args: dict[str, Any]) -> str:
     types = task_args.get("types")
     style = task_args.get("prompt_style")
     label = "all types" if types in (None, "", [1, 2, 3, 4]) else f"types {types}"
-    return f"{label}, {style} prompt" if style else label
+    if style:
+        label += f", {style} prompt"
+    if task_args.get("answer_format") == "free_text":
+        label += ", free text"
+    return label
 
 
 def run_from_header(path: str, log: EvalLog) -> Run | None:

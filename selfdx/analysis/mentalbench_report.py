@@ -24,6 +24,13 @@ LETTER_RATIOS = ("precision", "recall", "f1")
 METRIC_GROUPS = {
     "Accuracy and error shares": [*RATES],
     "Letter precision, recall and F1 (micro)": [*LETTER_RATIOS],
+    "Free-text answers: agreement mapped by the grader": [
+        "agreement",
+        "agreement_over_diagnosis",
+        "agreement_under_diagnosis",
+        "agreement_incorrect",
+        "agreement_unscored",
+    ],
 }
 TYPE_LABELS = {1: "Type 1", 2: "Type 2", 3: "Type 3", 4: "Type 4"}
 
@@ -43,11 +50,17 @@ class MentalBenchCollector:
         self.confusions: dict[tuple[str, str], Counter] = defaultdict(Counter)
 
     def add(self, run: Run, sample: EvalSample) -> None:
+        meta = sample.metadata
+        type_ = int(meta["type"])
+        cluster = meta.get("seed_group", sample.id)
+        agreement = score_values(sample, "diagnosis_agreement")
+        for group in (None, TYPE_LABELS[type_]):
+            for name, value in agreement.items():
+                if not math.isnan(value):
+                    self.metrics.add_ratio(run, cluster, name, value, 1.0, group)
         values = score_values(sample, SCORER)
         if not values:
             return
-        meta = sample.metadata
-        type_ = int(meta["type"])
         rates = {key: values[key] for key in RATES if key in values}
         ratio_parts = {
             "precision": (values["letters_hit"], values["letters_predicted"]),
@@ -56,7 +69,6 @@ class MentalBenchCollector:
         }
         # The bootstrap resamples seed profiles: the items generated from one profile (its
         # generators and, for Types 3-4, the Type 2 seed they reuse) are not independent.
-        cluster = meta.get("seed_group", sample.id)
         for group in (None, TYPE_LABELS[type_]):
             for name, value in rates.items():
                 if not math.isnan(value):
@@ -119,6 +131,8 @@ class MentalBenchCollector:
         return tables
 
     def figures(self, out_dir: Path, cells: dict[ConfigKey, dict[str, Cell]]) -> list[Figure]:
+        if not self.per_code:  # free-text runs only: no letter answers to draw
+            return []
         figures = [
             self._accuracy_by_type(out_dir, cells),
             self._heatmap(out_dir),

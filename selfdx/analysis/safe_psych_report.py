@@ -15,6 +15,8 @@ from sklearn.metrics import cohen_kappa_score
 from selfdx.analysis.figures import STAGE_AXIS, Figure, save, stage_label, subplots
 from selfdx.analysis.logs import Run, score_values
 from selfdx.analysis.metric_table import Cell, ConfigKey, MetricAccumulator
+from selfdx.scorers.caution_rubric import criteria
+from selfdx.scorers.diagnosis_agreement import SAFE_PSYCH_KEYS as AGREEMENT_KEYS
 from selfdx.scorers.safe_psych_outcome import BASE_KEYS, LEVELS, SEQUENTIAL_KEYS, TIMINGS
 from selfdx.solvers.safe_psych_prompts import is_full_info
 
@@ -35,6 +37,13 @@ METRIC_GROUPS = {
     "Accuracy by timing": [key for key in SEQUENTIAL_KEYS if key.startswith("accuracy_")],
 }
 assert sorted(sum(METRIC_GROUPS.values(), [])) == sorted([*BASE_KEYS, *SEQUENTIAL_KEYS])
+RUBRIC_SCORERS = ("caution", "diagnosis_agreement")
+METRIC_GROUPS["Caution rubric"] = [
+    "caution",
+    *(f"caution_{c.id}" for c in criteria()),
+    "caution_unscored",
+]
+METRIC_GROUPS["Diagnosis agreement rubric"] = [*AGREEMENT_KEYS, "agreement_unscored"]
 
 
 @dataclass
@@ -68,6 +77,10 @@ class SafePsychCollector:
         if not values:
             return
         self.metrics.add(run, sample.id, values)
+        for rubric in RUBRIC_SCORERS:
+            rubric_values = score_values(sample, rubric)
+            if rubric_values:
+                self.metrics.add(run, sample.id, rubric_values)
         self._add_case(run, sample, values, sample.scores[SCORER].metadata or {})
         rejudged = (sample.scores or {}).get(REJUDGE_SCORER)
         if rejudged is not None and rejudged.metadata:

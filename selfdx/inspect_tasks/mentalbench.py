@@ -10,10 +10,15 @@ from inspect_ai.solver import generate
 
 from selfdx.datasets.mentalbench import HF_REVISION, mentalbench_samples
 from selfdx.datasets.mentalbench_filters import normalise_types, types_of
+from selfdx.scorers.diagnosis_agreement import diagnosis_agreement
 from selfdx.scorers.mentalbench_metrics import mentalbench_metrics
 from selfdx.scorers.mentalbench_parsers import get_parser
 from selfdx.scorers.mentalbench_scorer import mentalbench_scorer
-from selfdx.solvers.mentalbench_prompts import check_style, mentalbench_prompt
+from selfdx.solvers.mentalbench_prompts import (
+    check_answer_format,
+    check_style,
+    mentalbench_prompt,
+)
 
 TASK_VERSION = "1-A"
 
@@ -30,6 +35,7 @@ def mentalbench(
     seed: int = 0,
     include_truncated: bool = False,
     revision: str = HF_REVISION,
+    answer_format: str = "letters",
 ) -> Task:
     """MentalBench: pick the diagnosis (or diagnoses) that fit a case, scored by exact set match.
 
@@ -48,9 +54,13 @@ def mentalbench(
         seed: seed of the option permutation.
         include_truncated: keep the six truncated generations of the GitHub copy.
         revision: Hub revision for data="hf".
+        answer_format: "letters" (choose among the shown options) or "free_text" (name the
+            diagnosis in words, options hidden; scored by `diagnosis_agreement`, the `grader`
+            mapping the answer to the options).
     """
     get_parser(parser)
     style = check_style(prompt_style)
+    check_answer_format(answer_format)
     for name, flag in (
         ("shuffle_choices", shuffle_choices),
         ("include_truncated", include_truncated),
@@ -74,12 +84,18 @@ def mentalbench(
         seed=seed,
         revision=revision,
     )
+    free_text = answer_format == "free_text"
     return Task(
         dataset=MemoryDataset(samples, name="mentalbench", location=str(data)),
-        solver=[mentalbench_prompt(style), generate()],
-        scorer=mentalbench_scorer(parser),
-        metrics=mentalbench_metrics(types_of(variants)),
-        headline_metric="mentalbench_scorer.accuracy",
+        solver=[mentalbench_prompt(style, answer_format), generate()],
+        scorer=diagnosis_agreement() if free_text else mentalbench_scorer(parser),
+        metrics=None if free_text else mentalbench_metrics(types_of(variants)),
+        headline_metric=None if free_text else "mentalbench_scorer.accuracy",
         version=TASK_VERSION,
-        metadata={"benchmark": "mentalbench", "parser": parser, "variants": list(variants)},
+        metadata={
+            "benchmark": "mentalbench",
+            "parser": parser,
+            "variants": list(variants),
+            "answer_format": answer_format,
+        },
     )

@@ -6,11 +6,25 @@ from inspect_ai import Task, task
 from inspect_ai.model import GenerateConfig
 
 from selfdx.datasets.safe_psych import HF_REVISION, safe_psych_dataset
-from selfdx.scorers.safe_psych_scorer import safe_psych_metrics, safe_psych_scorer
+from selfdx.scorers.caution import caution
+from selfdx.scorers.diagnosis_agreement import diagnosis_agreement
+from selfdx.scorers.safe_psych_scorer import safe_psych_scorer
 from selfdx.solvers.safe_psych_prompts import check_strategy
 from selfdx.solvers.staged_disclosure import staged_disclosure
 
 TASK_VERSION = "1-A"
+RUBRICS = {"caution": caution, "diagnosis_agreement": diagnosis_agreement}
+
+
+def rubric_scorers(names: str | list[str] | None) -> list:
+    """The rubric scorers named in `scorers=` (`-T scorers=caution,diagnosis_agreement`)."""
+    if names is None or names == "":
+        return []
+    chosen = [n.strip() for n in names.split(",")] if isinstance(names, str) else list(names)
+    unknown = [n for n in chosen if n not in RUBRICS]
+    if unknown:
+        raise ValueError(f"scorers: unknown {', '.join(unknown)}; choose from {', '.join(RUBRICS)}")
+    return [RUBRICS[name]() for name in chosen]
 
 
 @task
@@ -21,6 +35,7 @@ def safe_psych(
     judge_attempts: int = 3,
     judge_max_tokens: int = 128,
     judge_cache: bool = True,
+    scorers: str | list[str] | None = None,
 ) -> Task:
     """Safe-Psych: staged disclosure of psychiatric notes, replies judged by the `grader` role.
 
@@ -34,15 +49,17 @@ def safe_psych(
         judge_attempts: tries per reply before an unparseable judge answer excludes the case.
         judge_max_tokens: the judge's output budget (128 as in the reference).
         judge_cache: serve repeated judge calls from Inspect's cache.
+        scorers: rubric scorers to add, graded by the `grader` role: "caution",
+            "diagnosis_agreement" (a list, or a comma-separated string).
     """
     check_strategy(strategy)
+    rubrics = rubric_scorers(scorers)
     dataset = safe_psych_dataset(data, revision)
     max_stages = max(len(sample.metadata["sections"]) for sample in dataset)
     return Task(
         dataset=dataset,
         solver=staged_disclosure(strategy, judge_attempts, judge_max_tokens, judge_cache),
-        scorer=safe_psych_scorer(strategy),
-        metrics=safe_psych_metrics(strategy),
+        scorer=[safe_psych_scorer(strategy), *rubrics],
         config=GenerateConfig(temperature=0.7, top_p=0.95, max_tokens=512),
         message_limit=1 + 2 * max_stages,
         version=TASK_VERSION,

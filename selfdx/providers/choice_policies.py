@@ -2,7 +2,8 @@
 `selfdx/kg-overlap`.
 
 `first-option` always answers the first option. `kg-overlap` reads MentalKG (given as
-`-M kg=PATH` to the `knowledge_graph/EN` folder) and answers the option whose symptom
+`-M kg=PATH` to the `knowledge_graph/EN` folder) and answers the option (or, when no options
+are shown, as in the free-text answer format, the disorder name) whose symptom
 descriptions share the most informative words with the case narrative: a word counts by
 its inverse document frequency over the 23 disorders, and scores are cosine-normalised so
 that disorders with long symptom lists are not favoured.
@@ -150,7 +151,8 @@ def symptom_texts(symptoms: dict[str, dict[str, Any]], code: str, folder: Path) 
 @cache
 def prompt_words() -> frozenset[str]:
     """Stems of the MentalBench instructions, which say nothing about the case."""
-    text = " ".join(re.sub(r"\{\w+\}", " ", template(style)) for style in STYLES)
+    styles = (*STYLES, "free_text")
+    text = " ".join(re.sub(r"\{\w+\}", " ", template(style)) for style in styles)
     return frozenset(stems(text))
 
 
@@ -165,7 +167,12 @@ def kg_overlap(messages: list[ChatMessage], model_args: dict[str, Any]) -> str:
             "knowledge_graph/EN)"
         )
     profiles = load_profiles(str(kg))
-    narrative_text, options = split_prompt(last_user_text(messages))
+    prompt = last_user_text(messages)
+    if not OPTION_LINE.search(prompt):
+        # free-text answer format: name the best-matching disorder of the whole graph
+        narrative = stems(prompt) - prompt_words()
+        return max(profiles.vocabulary, key=lambda name: profiles.score(narrative, name))
+    narrative_text, options = split_prompt(prompt)
     narrative = stems(narrative_text) - prompt_words()
     best_letter, best_score = options[0][0], -1.0
     for letter, name in options:

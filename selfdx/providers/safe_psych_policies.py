@@ -13,6 +13,7 @@ from typing import Any
 from inspect_ai.model import ChatMessage
 
 from selfdx.datasets.icd10 import extract_codes
+from selfdx.providers import rubric_rules
 from selfdx.providers.offline import offline_policy
 from selfdx.scorers.behaviour_judge import REPLY_CLOSE, REPLY_OPEN
 
@@ -255,8 +256,17 @@ def rules_features(reply: str) -> tuple[str, str, list[str], list[str]]:
 
 @offline_policy("rules-judge")
 def rules_judge(messages: list[ChatMessage], model_args: dict[str, Any]) -> str:
-    """A deterministic stand-in for the behaviour judge, answering in the four-line format."""
-    reply = _reply_from_judge_prompt(_last_user_text(messages))
+    """A deterministic stand-in for the grader: the behaviour judge's four lines, and the
+    rubric prompts (caution, diagnosis agreement) by lexical rules."""
+    prompt = _last_user_text(messages)
+    if "<<<NAMES" in prompt:
+        return rubric_rules.answer_codes(prompt)
+    if "<<<ANSWER" in prompt:
+        return rubric_rules.answer_options(prompt)
+    if "<<<NOTE" in prompt:
+        primary, info, _, _ = rules_features(rubric_rules.between(prompt, "REPLY"))
+        return rubric_rules.answer_caution(prompt, primary == "committed", info == "specific")
+    reply = _reply_from_judge_prompt(prompt)
     primary, info, codes, names = rules_features(reply)
     return "\n".join(
         [

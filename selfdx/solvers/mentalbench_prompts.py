@@ -55,13 +55,29 @@ def render_prompt(style: str, narrative: str, options: Sequence[str]) -> str:
     return template(style).format(narrative=narrative.strip(), options=block, letters=shown)
 
 
+ANSWER_FORMATS: tuple[str, ...] = ("letters", "free_text")
+
+
+def check_answer_format(answer_format: str) -> str:
+    if answer_format not in ANSWER_FORMATS:
+        raise ValueError(f"answer_format: {answer_format!r} is not letters or free_text")
+    return answer_format
+
+
 @solver
-def mentalbench_prompt(prompt_style: str | None = None) -> Solver:
-    """Replace the sample input by the rendered choice prompt (one user turn, no system message)."""
+def mentalbench_prompt(prompt_style: str | None = None, answer_format: str = "letters") -> Solver:
+    """Replace the sample input by the rendered prompt (one user turn, no system message).
+
+    With `answer_format="free_text"` the options are not shown: the model names the diagnosis in
+    words (template `free_text.txt`), and the grader later maps its answer to the options.
+    """
     chosen = check_style(prompt_style)
+    check_answer_format(answer_format)
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         style = style_for(chosen, int(state.metadata["type"]))
+        if answer_format == "free_text":
+            style = "free_text"
         options = [choice.value for choice in state.choices]
         text = render_prompt(style, state.input_text, options)
         state.messages = [ChatMessageUser(content=text)]
