@@ -62,6 +62,10 @@ TRUNCATED_ITEMS: frozenset[tuple[str, str, str]] = frozenset(
 # Shortest narrative in the complete (Hugging Face) copy; every truncated one is shorter.
 MIN_COMPLETE_NARRATIVE_CHARS = 403
 
+# Longest narrative accepted, in characters (the published ones are a few thousand); a longer
+# field is nearly always a broken file, and would overflow most models' context windows.
+MAX_QUESTION_CHARS = 100_000
+
 CODE_RE = re.compile(r"^D0(0[1-9]|1\d|2[0-3])$")
 ITEM_NUMBER_RE = re.compile(r"^([lmh])(\d{3})$")
 OPTION_LINE_RE = re.compile(r"^([A-Z])\.\s+(\S.*?)\s*$")
@@ -154,7 +158,11 @@ def parse_options(raw: object, where: str) -> tuple[str, ...]:
     names: list[str] = []
     for index, line in enumerate(lines):
         match = OPTION_LINE_RE.match(line)
-        expected = LETTERS[index] if index < len(LETTERS) else "(none)"
+        if index >= len(LETTERS):
+            raise describe(
+                where, "options", f"more than 4 options: line {line!r} comes after option D"
+            )
+        expected = LETTERS[index]
         if not match or match.group(1) != expected:
             raise describe(where, "options", f"line {line!r} should start with '{expected}. '")
         names.append(match.group(2))
@@ -163,8 +171,12 @@ def parse_options(raw: object, where: str) -> tuple[str, ...]:
     for name in names:
         if name not in DISORDER_CODES:
             raise describe(where, "options", f"{name!r} is not a MentalKG disorder name")
-    if len(set(names)) != len(names):
-        raise describe(where, "options", "the same disorder appears twice")
+    for index, name in enumerate(names):
+        if name in names[:index]:
+            first = LETTERS[names.index(name)]
+            raise describe(
+                where, "options", f"{name!r} is both option {first} and option {LETTERS[index]}"
+            )
     return tuple(names)
 
 
@@ -174,7 +186,13 @@ def parse_answer(raw: object, options: tuple[str, ...], where: str) -> tuple[str
         raise describe(where, "answer", f"expected text, got {type(raw).__name__}")
     match = ANSWER_RE.match(raw)
     if not match:
-        raise describe(where, "answer", f"{raw!r} is not of the form 'C. <name>' or 'A & B. ...'")
+        letters = re.match(r"^\s*([A-Z](?:\s*&\s*[A-Z])*)\s*\.", raw)
+        outside = [x.strip() for x in letters.group(1).split("&")] if letters else []
+        outside = [x for x in outside if x not in LETTERS]
+        why = f" (letter {outside[0]} is not among the options A-D)" if outside else ""
+        raise describe(
+            where, "answer", f"{raw!r} is not of the form 'C. <name>' or 'A & B. ...'{why}"
+        )
     letters = tuple(part.strip() for part in match.group(1).split("&"))
     names = tuple(part.strip() for part in match.group(2).split(" & "))
     if len(set(letters)) != len(letters):
@@ -185,9 +203,14 @@ def parse_answer(raw: object, options: tuple[str, ...], where: str) -> tuple[str
         )
     for letter, name in zip(letters, names, strict=True):
         option = options[LETTERS.index(letter)]
+        if name not in options:
+            raise describe(where, "answer", f"{raw!r}: {name!r} is not among the options")
         if name != option:
             raise describe(
-                where, "answer", f"{raw!r}: letter {letter} is option {option!r}, not {name!r}"
+                where,
+                "answer",
+                f"{raw!r}: letter {letter} is option {option!r}, not {name!r} "
+                f"(which is option {LETTERS[options.index(name)]})",
             )
     return letters
 
@@ -222,6 +245,13 @@ def build_item(
     """Validate one record's fields and return the item, flagging a known truncated generation."""
     if not isinstance(question, str) or not question.strip():
         raise describe(where, "question", "the narrative is missing or empty")
+    if len(question) > MAX_QUESTION_CHARS:
+        raise describe(
+            where,
+            "question",
+            f"{len(question):,} characters, more than the {MAX_QUESTION_CHARS:,} a narrative may "
+            "have; check the file for an unclosed quote",
+        )
     if not generator or not re.match(r"^[A-Za-z0-9_.]+$", generator):
         raise describe(where, "model", f"{generator!r} is not a generator name")
     option_names = parse_options(options, where)

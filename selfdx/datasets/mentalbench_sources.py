@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from selfdx.datasets.csv_files import read_csv_rows
 from selfdx.datasets.mentalbench_schema import (
     DISORDER_CODES,
     LETTERS,
@@ -204,26 +205,33 @@ def type4_variant(code: str, options: object, answer: object, where: str) -> str
 
 def read_csv_file(path: Path) -> list[MentalBenchItem]:
     """Read the Hugging Face `mentalbench.csv` (or any CSV with its seven columns)."""
-    import pandas as pd
+    columns, rows = read_csv_rows(
+        path, f"MentalBench CSV {path}", MentalBenchDataError, row_word="data row"
+    )
+    check_columns([str(column) for column in columns], path.name)
+    if not rows:
+        raise MentalBenchDataError(
+            f"MentalBench CSV {path}: no items (the file has a header but no rows)"
+        )
+    return items_from_rows(rows, path.name)
 
-    try:
-        frame = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8-sig")
-    except (UnicodeDecodeError, pd.errors.ParserError) as exc:
-        raise MentalBenchDataError(f"MentalBench CSV {path}: cannot be parsed ({exc})") from exc
-    return items_from_frame(frame, path.name)
 
-
-def items_from_frame(frame: Any, source: str) -> list[MentalBenchItem]:
-    """Items from a pandas DataFrame in the Hugging Face schema; extra columns are reported."""
-    missing = [column for column in CSV_COLUMNS if column not in frame.columns]
+def check_columns(columns: list[str], source: str) -> None:
+    """The seven Hugging Face columns must be there; extra columns are reported and ignored."""
+    missing = [column for column in CSV_COLUMNS if column not in columns]
     if missing:
         raise MentalBenchDataError(
             f"MentalBench table {source}: column '{missing[0]}' is missing "
             f"(expected {', '.join(CSV_COLUMNS)})"
         )
-    extra = [str(column) for column in frame.columns if column not in CSV_COLUMNS]
+    extra = [column for column in columns if column not in CSV_COLUMNS]
     if extra:
         logger.warning("MentalBench table %s: ignored columns %s", source, extra)
+
+
+def items_from_frame(frame: Any, source: str) -> list[MentalBenchItem]:
+    """Items from a pandas DataFrame in the Hugging Face schema; extra columns are reported."""
+    check_columns([str(column) for column in frame.columns], source)
     return items_from_rows(frame[list(CSV_COLUMNS)].to_dict("records"), source)
 
 

@@ -7,7 +7,6 @@ sufficient section and the gold per-stage action labels (spec 2).
 
 from __future__ import annotations
 
-import csv
 import logging
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,7 +14,8 @@ from typing import Any, Literal
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
-from selfdx.datasets.icd10 import normalize_code
+from selfdx.datasets.csv_files import read_csv_rows
+from selfdx.datasets.icd10 import CODE_PARTS, normalize_code
 
 logger = logging.getLogger(__name__)
 
@@ -47,6 +47,11 @@ REQUIRED_COLUMNS: tuple[str, ...] = (
 )
 
 GoldAction = Literal["Diagnose", "Clarify", "Abstain"]
+
+# Longest section accepted, in characters (about 25,000 tokens, far above a real note section).
+# A longer field is nearly always a broken file (an unclosed quote swallows the rows after it);
+# a real one would overflow the context window of most models mid-sweep, so it stops the load.
+MAX_SECTION_CHARS = 100_000
 
 _TRUE = {"1", "1.0", "true", "yes"}
 _FALSE = {"0", "0.0", "false", "no"}
@@ -95,8 +100,28 @@ def gold_stage_labels(sufficient: bool, earliest: int | None, num_stages: int) -
     return ["Clarify"] * (num_stages - 1) + ["Abstain"]
 
 
-def _flag(value: str, truthy: set[str] = _TRUE) -> bool:
-    return value.strip().lower() in truthy
+def _parse_agreement(value: str, column: str, where: str) -> bool:
+    """1/true/yes is agreement, 0/false/no or empty is disagreement (as the reference reads it)."""
+    text = value.strip().lower()
+    if text in _TRUE:
+        return True
+    if text in _FALSE or not text:
+        return False
+    raise SafePsychDataError(
+        f"{where}, column '{column}': {value!r} is not an agreement value "
+        "(expected 1 or 0, true or false, yes or no)"
+    )
+
+
+def _parse_diagnosis(value: str, where: str) -> str:
+    """The gold ICD-10 code, normalised; empty is allowed (no gold code)."""
+    code = normalize_code(value)
+    if code and not CODE_PARTS.match(code):
+        raise SafePsychDataError(
+            f"{where}, column 'diagnosis': {value!r} is not an ICD-10 code "
+            "(expected a letter and two digits, optionally a decimal part: F32, F32.1)"
+        )
+    return code
 
 
 def _parse_sufficiency(value: str, where: str) -> bool:
@@ -147,6 +172,13 @@ def record_to_case(record: dict[str, Any], where: str) -> Case:
     where = f"{where} (id={case_id})"
 
     present = [(name, text(name).strip()) for name in SECTION_COLUMNS]
+    for name, content in present:
+        if len(content) > MAX_SECTION_CHARS:
+            raise SafePsychDataError(
+                f"{where}, column '{name}': {len(content):,} characters, more than the "
+                f"{MAX_SECTION_CHARS:,} a section may have; check the file for an unclosed quote "
+                "(a real section this long would overflow most models' context windows)"
+            )
     present = [(name, content) for name, content in present if content]
     if not present:
         raise SafePsychDataError(
@@ -171,9 +203,13 @@ def record_to_case(record: dict[str, Any], where: str) -> Case:
         section_names=tuple(name for name, _ in present),
         sufficient=sufficient,
         earliest_sufficient_section=earliest,
-        diagnosis=normalize_code(text("diagnosis")),
-        sufficiency_agreement=_flag(text("diagnosis_sufficiency_agreement")),
-        diagnosis_agreement=_flag(text("diagnosis_agreement")),
+        diagnosis=_parse_diagnosis(text("diagnosis"), where),
+        sufficiency_agreement=_parse_agreement(
+            text("diagnosis_sufficiency_agreement"), "diagnosis_sufficiency_agreement", where
+        ),
+        diagnosis_agreement=_parse_agreement(
+            text("diagnosis_agreement"), "diagnosis_agreement", where
+        ),
         age_group=text("age_group").strip() or "Unknown",
         sex=text("sex").strip(),
     )
@@ -208,29 +244,8 @@ def read_csv_records(path: Path) -> tuple[list[dict[str, Any]], list[str]]:
     """Read a published-schema CSV file (UTF-8, optional BOM, quoted newlines allowed)."""
     if not path.is_file():
         raise SafePsychDataError(f"{path}: no such file (data= takes 'hf', 'demo' or a CSV path)")
-    try:
-        with path.open(newline="", encoding="utf-8-sig") as handle:
-            reader = csv.DictReader(handle)
-            columns = list(reader.fieldnames or [])
-            records = list(reader)
-    except UnicodeDecodeError as error:
-        raise SafePsychDataError(
-            f"{path}: not valid UTF-8 text (byte {error.start}); save the CSV as UTF-8"
-        ) from error
-    except csv.Error as error:
-        raise SafePsychDataError(f"{path}: malformed CSV: {error}") from error
-    if not columns:
-        raise SafePsychDataError(f"{path}: the file is empty (no header row)")
-    columns = [column.strip() for column in columns]
-    cleaned: list[dict[str, Any]] = []
-    for index, row in enumerate(records, start=1):
-        if None in row:
-            raise SafePsychDataError(
-                f"{path}: row {index} has more fields than the header ({len(columns)} columns); "
-                "check for an unquoted comma"
-            )
-        cleaned.append({key.strip(): value for key, value in row.items()})
-    return cleaned, columns
+    columns, records = read_csv_rows(path, str(path), SafePsychDataError)
+    return list(records), columns
 
 
 def read_hf_records(revision: str = HF_REVISION) -> tuple[list[dict[str, Any]], list[str]]:

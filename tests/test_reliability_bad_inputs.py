@@ -1,0 +1,355 @@
+"""The bad-input corpus (`tests/bad_inputs/`): each file and the exact error it must produce.
+
+Every message names the file, the row or item where there is one, and the field at fault. A
+few files are valid on purpose (quoted newlines, an Excel export with BOM and CRLF) and must load.
+The two 1 MB cases are generated here rather than stored.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from selfdx.cli import main as selfdx_main
+from selfdx.datasets.mentalbench import load_items
+from selfdx.datasets.mentalbench_schema import MAX_QUESTION_CHARS, MentalBenchDataError
+from selfdx.datasets.safe_psych import MAX_SECTION_CHARS, SafePsychDataError, load_cases
+from tests.conftest import REPO_ROOT
+
+CORPUS = Path(__file__).parent / "bad_inputs"
+SP = CORPUS / "safe_psych"
+MB = CORPUS / "mentalbench"
+SP_COLUMNS = (
+    "id, age_group, sex, presenting_symptoms, psychiatric_history, psychiatric_exam, "
+    "psychological_exam, secondary_diagnoses, diagnosis_sufficiency, "
+    "diagnosis_sufficiency_agreement, diagnosis, diagnosis_agreement, earliest_sufficient_section"
+)
+QUOTING = "a quote inside a quoted field must be doubled, and every opening quote closed"
+
+# (file, exact message; "{path}" stands for the file's path)
+SAFE_PSYCH_ERRORS: list[tuple[str, str]] = [
+    ("empty.csv", "{path}: the file is empty (no header row)"),
+    ("header_only.csv", "{path}: no cases (the file has a header but no rows)"),
+    (
+        "missing_columns.csv",
+        "{path}: missing required column(s) diagnosis_sufficiency, earliest_sufficient_section "
+        f"(the published schema has {SP_COLUMNS})",
+    ),
+    ("duplicate_header.csv", "{path}: the header names column 'diagnosis' twice"),
+    (
+        "non_utf8.csv",
+        "{path}: not valid UTF-8 text: byte 0xE9 on line 3 (offset 430); save the file as UTF-8",
+    ),
+    (
+        "extra_field.csv",
+        "{path}: row 1 has more fields than the header (14 fields, the header has 13 columns); "
+        "check for an unquoted comma",
+    ),
+    (
+        "short_row.csv",
+        "{path}: row 2 has fewer fields than the header (11 fields, the header has 13 columns); "
+        "check for a missing field",
+    ),
+    (
+        "stray_quote.csv",
+        f"{{path}}: row 1 (from line 2): malformed CSV (',' expected after '\"'); {QUOTING}",
+    ),
+    (
+        "unclosed_quote.csv",
+        f"{{path}}: row 2 (from line 3): malformed CSV (unexpected end of data); {QUOTING}",
+    ),
+    ("empty_id.csv", "{path}: row 2, column 'id': the case id is empty"),
+    (
+        "duplicate_ids.csv",
+        "{path}: row 3 (id=bad-001), column 'id': duplicate id, first seen in row 1",
+    ),
+    (
+        "wrong_type_sufficiency.csv",
+        "{path}: row 2 (id=bad-002), column 'diagnosis_sufficiency': 'probably' is not a "
+        "sufficiency value (expected 1 for sufficient or 0 for insufficient)",
+    ),
+    (
+        "wrong_type_earliest.csv",
+        "{path}: row 1 (id=bad-001), column 'earliest_sufficient_section': 'second' is not a "
+        "whole number",
+    ),
+    (
+        "wrong_type_agreement.csv",
+        "{path}: row 2 (id=bad-002), column 'diagnosis_agreement': 'partly' is not an agreement "
+        "value (expected 1 or 0, true or false, yes or no)",
+    ),
+    (
+        "wrong_type_diagnosis.csv",
+        "{path}: row 1 (id=bad-001), column 'diagnosis': 'major depression' is not an ICD-10 "
+        "code (expected a letter and two digits, optionally a decimal part: F32, F32.1)",
+    ),
+    (
+        "earliest_out_of_range.csv",
+        "{path}: row 1 (id=bad-001), column 'earliest_sufficient_section': 5 is outside 1..4 "
+        "(the case has 4 non-empty sections, numbered after dropping empty ones)",
+    ),
+    (
+        "sufficient_without_earliest.csv",
+        "{path}: row 1 (id=bad-001), column 'earliest_sufficient_section': empty, but a "
+        "sufficient case needs the earliest section (1..4) at which a diagnosis is supported",
+    ),
+    (
+        "no_sections.csv",
+        "{path}: row 2 (id=bad-002), columns presenting_symptoms, psychiatric_history, "
+        "psychiatric_exam, psychological_exam, secondary_diagnoses: the case has no non-empty "
+        "section",
+    ),
+]
+
+MB_ITEM = "MentalBench item D005_l00{n} (type1, gemini) at data row {n} of {name}"
+MENTALBENCH_ERRORS: list[tuple[str, str]] = [
+    ("empty.csv", "MentalBench CSV {path}: the file is empty (no header row)"),
+    ("header_only.csv", "MentalBench CSV {path}: no items (the file has a header but no rows)"),
+    (
+        "missing_column.csv",
+        "MentalBench table {name}: column 'answer' is missing "
+        "(expected type, code, model, id, question, option, answer)",
+    ),
+    (
+        "non_utf8.csv",
+        "MentalBench CSV {path}: not valid UTF-8 text: byte 0xE1 on line 6 (offset 1382); "
+        "save the file as UTF-8",
+    ),
+    (
+        "short_row.csv",
+        "MentalBench CSV {path}: data row 1 has fewer fields than the header (6 fields, the "
+        "header has 7 columns); check for a missing field or a quote that swallows the lines "
+        "after it",
+    ),
+    (
+        "three_options.csv",
+        MB_ITEM.format(n=2, name="{name}") + ", field 'options': expected 4 options A-D, found 3",
+    ),
+    (
+        "five_options.csv",
+        MB_ITEM.format(n=1, name="{name}")
+        + ", field 'options': more than 4 options: line 'E. Bulimia Nervosa' comes after option D",
+    ),
+    (
+        "duplicate_option.csv",
+        MB_ITEM.format(n=1, name="{name}")
+        + ", field 'options': 'Schizophrenia' is both option A and option D",
+    ),
+    (
+        "unknown_disorder.csv",
+        MB_ITEM.format(n=1, name="{name}")
+        + ", field 'options': 'Panic Disorder' is not a MentalKG disorder name",
+    ),
+    (
+        "answer_not_among_options.csv",
+        MB_ITEM.format(n=1, name="{name}")
+        + ", field 'answer': 'A. Bipolar II Disorder': 'Bipolar II Disorder' is not among the "
+        "options",
+    ),
+    (
+        "answer_letter_outside_options.csv",
+        MB_ITEM.format(n=2, name="{name}")
+        + ", field 'answer': 'E. Schizophrenia' is not of the form 'C. <name>' or 'A & B. ...' "
+        "(letter E is not among the options A-D)",
+    ),
+    (
+        "answer_letter_mismatch.csv",
+        MB_ITEM.format(n=1, name="{name}")
+        + ", field 'answer': 'B. Schizophrenia': letter B is option 'Delusional Disorder', not "
+        "'Schizophrenia' (which is option A)",
+    ),
+    (
+        "answer_other_disorder.csv",
+        MB_ITEM.format(n=1, name="{name}")
+        + ", field 'answer': Type 1 item keys D004, expected D005",
+    ),
+    (
+        "wrong_type.csv",
+        "MentalBench item data row 2 of {name}, field 'type': 'type 2' is not one of type1..type4",
+    ),
+    (
+        "bad_id.csv",
+        "MentalBench item data row 1 of {name}, field 'id': 'l01' is not an id of the form l001",
+    ),
+    (
+        "empty_question.csv",
+        MB_ITEM.format(n=1, name="{name}")
+        + ", field 'question': the narrative is missing or empty",
+    ),
+    (
+        "duplicate_ids.csv",
+        "MentalBench item t1-gemini-D005_l001 appears 2 times (1 repeated ids in all; first at "
+        "D005_l001 (type1, gemini) at data row 1 of {name})",
+    ),
+    (
+        "broken_folder",
+        "MentalBench file low/D005/main_gemini.json: not valid JSON "
+        "(Expecting ',' delimiter: line 3 column 3 (char 69))",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "message"), SAFE_PSYCH_ERRORS, ids=[n for n, _ in SAFE_PSYCH_ERRORS]
+)
+def test_safe_psych_bad_file_gives_its_exact_error(name: str, message: str) -> None:
+    path = SP / name
+    with pytest.raises(SafePsychDataError) as error:
+        load_cases(str(path))
+    assert str(error.value) == message.format(path=path)
+
+
+@pytest.mark.parametrize(
+    ("name", "message"), MENTALBENCH_ERRORS, ids=[n for n, _ in MENTALBENCH_ERRORS]
+)
+def test_mentalbench_bad_file_gives_its_exact_error(name: str, message: str) -> None:
+    path = MB / name
+    with pytest.raises(MentalBenchDataError) as error:
+        load_items(path)
+    assert str(error.value) == message.format(path=path, name=path.name)
+
+
+def test_every_corpus_file_is_in_a_table() -> None:
+    """A file added to the corpus without its expected outcome would test nothing."""
+    listed = {SP / name for name, _ in SAFE_PSYCH_ERRORS} | {
+        MB / name for name, _ in MENTALBENCH_ERRORS
+    }
+    listed |= {SP / name for name in VALID_SAFE_PSYCH} | {MB / name for name in VALID_MENTALBENCH}
+    present = {path for folder in (SP, MB) for path in folder.iterdir() if path.name != "README.md"}
+    assert present == listed
+
+
+# ---------------------------------------------------------------------------- valid on purpose
+
+
+def check_quoted_newlines(path: Path) -> None:
+    first, second = load_cases(str(path))
+    assert first.sections[0] == 'Low mood for "about two months",\nwith early waking.\n\nNo plan.'
+    assert second.sections[1] == "Guarded,\nperplexed; answers, then stops."
+    assert (first.sufficient, second.sufficient) == (True, False)
+    assert second.diagnosis == "" and second.num_stages == 4
+    assert second.gold_labels == ["Clarify", "Clarify", "Clarify", "Abstain"]
+
+
+def check_excel_export(path: Path) -> None:
+    cases = load_cases(str(path))
+    assert [case.id for case in cases] == ["bad-001", "bad-002"]
+    assert [case.sex for case in cases] == ["F", "M"]
+    # CRLF line ends leave no carriage return in any field
+    assert not any("\r" in section for case in cases for section in case.sections)
+    assert cases[0].diagnosis == "F32.1" and cases[0].earliest_sufficient_section == 2
+
+
+def check_mentalbench_quoted(path: Path) -> None:
+    first, second = load_items(path)
+    assert second.question.startswith('He said: "they, the neighbours, listen".\n\nA 30-year-old')
+    assert first.options == second.options
+    assert first.options[0] == "Schizophrenia" and second.answer_letters == ("A",)
+
+
+VALID_SAFE_PSYCH: dict[str, Callable[[Path], None]] = {
+    "quoted_newlines.csv": check_quoted_newlines,
+    "excel_bom_crlf.csv": check_excel_export,
+}
+VALID_MENTALBENCH: dict[str, Callable[[Path], None]] = {
+    "valid_quoted_newlines.csv": check_mentalbench_quoted,
+}
+
+
+@pytest.mark.parametrize("name", [*VALID_SAFE_PSYCH, *VALID_MENTALBENCH])
+def test_valid_corpus_files_load(name: str) -> None:
+    if name in VALID_SAFE_PSYCH:
+        VALID_SAFE_PSYCH[name](SP / name)
+    else:
+        VALID_MENTALBENCH[name](MB / name)
+
+
+# ---------------------------------------------------------------------------- 1 MB fields
+
+
+def test_a_one_megabyte_section_is_rejected_with_its_row_and_column(tmp_path: Path) -> None:
+    """Decision: rejected. Nearly always an unclosed quote; if real, it overflows the context."""
+    text = (SP / "duplicate_ids.csv").read_text(encoding="utf-8").splitlines()
+    huge = "Long rambling history. " * (2**20 // 23 + 1)
+    assert len(huge) >= 2**20
+    row = text[2].replace("HAM-D 22.", huge)
+    path = tmp_path / "huge_section.csv"
+    path.write_text("\n".join([text[0], text[1], row]) + "\n", encoding="utf-8")
+    with pytest.raises(SafePsychDataError) as error:
+        load_cases(str(path))
+    assert str(error.value) == (
+        f"{path}: row 2 (id=bad-002), column 'psychological_exam': {len(huge.strip()):,} "
+        f"characters, more than the {MAX_SECTION_CHARS:,} a section may have; check the file "
+        "for an unclosed quote (a real section this long would overflow most models' context "
+        "windows)"
+    )
+    # just under the limit is accepted
+    fitting = "x" * MAX_SECTION_CHARS
+    path.write_text("\n".join([text[0], text[2].replace("HAM-D 22.", fitting)]) + "\n")
+    (case,) = load_cases(str(path))
+    assert fitting in case.sections
+
+
+def test_a_one_megabyte_narrative_is_rejected(tmp_path: Path) -> None:
+    lines = (MB / "valid_quoted_newlines.csv").read_text(encoding="utf-8")
+    huge = "He keeps talking. " * (2**20 // 18 + 1)
+    path = tmp_path / "huge.csv"
+    path.write_text(lines.replace('He said: "', huge + 'He said: "'), encoding="utf-8")
+    with pytest.raises(MentalBenchDataError) as error:
+        load_items(path)
+    size = len(huge) + len(load_items(MB / "valid_quoted_newlines.csv")[1].question)
+    assert str(error.value) == (
+        "MentalBench item D005_l002 (type1, gemini) at data row 2 of huge.csv, field "
+        f"'question': {size:,} characters, more than the {MAX_QUESTION_CHARS:,} a narrative "
+        "may have; check the file for an unclosed quote"
+    )
+
+
+# ---------------------------------------------------------------------------- other paths
+
+
+def test_data_check_command_prints_the_error(capsys: pytest.CaptureFixture[str]) -> None:
+    path = SP / "wrong_type_agreement.csv"
+    assert selfdx_main(["data", "safe-psych", str(path)]) == 1
+    assert capsys.readouterr().err.strip() == (
+        f"error: {path}: row 2 (id=bad-002), column 'diagnosis_agreement': 'partly' is not an "
+        "agreement value (expected 1 or 0, true or false, yes or no)"
+    )
+
+
+@pytest.mark.slow
+def test_hub_loaders_offline_name_the_alternatives(tmp_path: Path) -> None:
+    """The real `datasets` offline failure (empty cache, Hub offline), for both loaders."""
+    script = (
+        "from selfdx.datasets.safe_psych import load_cases\n"
+        "from selfdx.datasets.mentalbench import load_items\n"
+        "for load in (lambda: load_cases('hf'), lambda: load_items('hf')):\n"
+        "    try:\n"
+        "        load()\n"
+        "    except Exception as error:\n"
+        "        print(type(error).__name__ + ': ' + str(error))\n"
+        "    else:\n"
+        "        print('loaded')\n"
+    )
+    env = dict(os.environ, HF_HOME=str(tmp_path / "hf"), HF_HUB_OFFLINE="1")
+    env["HF_DATASETS_OFFLINE"] = "1"
+    result = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=REPO_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    safe_psych, mentalbench = result.stdout.strip().splitlines()
+    assert safe_psych.startswith("SafePsychDataError: could not load the Safe-Psych dataset")
+    assert mentalbench.startswith("MentalBenchSourceError: Could not load hysong/MentalBench")
+    for line in (safe_psych, mentalbench):
+        assert "OfflineModeIsEnabled" in line
+        assert 'use data="demo" for the bundled synthetic demo set, or data=PATH' in line
