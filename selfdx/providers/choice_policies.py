@@ -11,16 +11,15 @@ that disorders with long symptom lists are not favoured.
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from inspect_ai.model import ChatMessage
 
+from selfdx.datasets.mentalkg import MentalKGError, Symptom, load_kg
 from selfdx.providers.offline import offline_policy
 from selfdx.solvers.mentalbench_prompts import STYLES, template
 
@@ -86,47 +85,23 @@ class SymptomProfiles:
         return sum(self.idf[w] ** 2 for w in narrative & words) / norm
 
 
-def find_kg_folder(path: Path) -> Path:
-    for candidate in (path, path / "EN", path / "knowledge_graph" / "EN"):
-        if (candidate / "disorder.json").is_file():
-            return candidate
-    raise ValueError(
-        f"-M kg={path}: no MentalKG there (expected disorder.json, diagnostic_criteria.json and "
-        "symptom/ in the knowledge_graph/EN folder)"
-    )
-
-
-def read_json(path: Path) -> Any:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise ValueError(f"MentalKG file {path} cannot be read: {exc}") from exc
-
-
 @cache
 def load_profiles(kg: str) -> SymptomProfiles:
-    """Build every disorder's vocabulary from its symptom groups' symptoms and requirements."""
-    folder = find_kg_folder(Path(kg).expanduser())
-    disorders = read_json(folder / "disorder.json")
-    criteria = read_json(folder / "diagnostic_criteria.json")
-    symptoms: dict[str, dict[str, Any]] = {}
-    for file in sorted((folder / "symptom").glob("*.json")):
-        symptoms.update(read_json(file))
+    """Every disorder's vocabulary: its groups' names, their symptoms' names, descriptions,
+    subtypes and examples, and its additional requirements (from the typed MentalKG)."""
+    try:
+        graph = load_kg(kg, expected=None)
+    except MentalKGError as error:
+        raise ValueError(f"-M kg={kg}: {error}") from error
     vocabulary: dict[str, frozenset[str]] = {}
-    for code, entry in disorders.items():
+    for disorder in graph.disorders.values():
         texts: list[str] = []
-        required = criteria.get(code, {}).get("required_criteria", {})
-        for key, value in required.items():
-            if isinstance(value, dict):
-                codes = set(value.get("symptom_pool", []))
-                codes |= set(value.get("must_include_all", []))
-                codes |= set(value.get("must_include_one_of", []))
-                texts.append(key.replace("_", " "))
-                for symptom_code in sorted(codes):
-                    texts.extend(symptom_texts(symptoms, symptom_code, folder))
-            elif key == "additional_requirements":
-                texts.extend(str(item) for item in value)
-        vocabulary[entry["name"]] = frozenset(stems(" ".join(texts)))
+        for name in disorder.group_names:
+            texts.append(name.replace("_", " "))
+            for code in sorted(graph.groups[name].pool):
+                texts.extend(symptom_texts(graph.symptoms[code]))
+        texts.extend(disorder.criteria.additional_requirements)
+        vocabulary[disorder.name] = frozenset(stems(" ".join(texts)))
     count = len(vocabulary)
     document_frequency: dict[str, int] = {}
     for words in vocabulary.values():
@@ -136,15 +111,11 @@ def load_profiles(kg: str) -> SymptomProfiles:
     return SymptomProfiles(vocabulary, idf)
 
 
-def symptom_texts(symptoms: dict[str, dict[str, Any]], code: str, folder: Path) -> list[str]:
-    if code not in symptoms:
-        raise ValueError(f"MentalKG at {folder}: symptom {code} is used but never defined")
-    entry = symptoms[code]
-    texts = [str(entry.get("name", "")).replace("_", " "), str(entry.get("description", ""))]
-    for subtype, description in (entry.get("subtypes") or {}).items():
-        texts.extend((subtype, str(description)))
-    if entry.get("examples"):
-        texts.append(str(entry["examples"]))
+def symptom_texts(symptom: Symptom) -> list[str]:
+    texts = [symptom.label, symptom.description]
+    for subtype, description in symptom.subtypes:
+        texts.extend((subtype, description))
+    texts.extend(symptom.examples)
     return texts
 
 
