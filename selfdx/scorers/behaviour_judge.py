@@ -14,6 +14,7 @@ from typing import Literal
 
 from selfdx.datasets.icd10 import CODE_IN_TEXT, normalize_code
 from selfdx.scorers.grader_calls import GraderParseError, GraderResult, ask_grader
+from selfdx.solvers.safe_psych_trace import Turn
 
 Action = Literal["Diagnose", "Clarify", "Abstain"]
 PRIMARY_ANSWERS = ("committed", "differential", "none")
@@ -24,6 +25,8 @@ REPLY_CLOSE = "REPLY>>>"
 EMPTY_LIST_WORDS = {"", "none", "empty", "n/a", "na", "-", "nil"}
 
 PROMPT_FILE = Path(__file__).parent / "prompts" / "behaviour_judge.txt"
+# `<<<TAG` and `TAG>>>`: the fences selfdx grading prompts put around quoted text.
+_FENCE_MARKER = re.compile(r"<<<(?=[A-Za-z])|(?<=[A-Za-z])>>>")
 _KEY_LINE = re.compile(
     r"^(PRIMARY[ _]ANSWER|INFO[ _]REQUEST|ICD[ _]CODES|DIAGNOSIS[ _]NAMES)\s*:\s*(.*)$",
     re.IGNORECASE,
@@ -52,9 +55,15 @@ def _template() -> str:
     return PROMPT_FILE.read_text(encoding="utf-8")
 
 
+def defang_fences(text: str) -> str:
+    """`text` with every fence marker split (`<<< TAG`, `TAG >>>`), so that quoted text can
+    neither close its own fence early nor open another one."""
+    return _FENCE_MARKER.sub(lambda m: "<<< " if m.group() == "<<<" else " >>>", text)
+
+
 def judge_prompt(reply: str) -> str:
-    """The judge's single user message for `reply`."""
-    return _template().replace("{reply}", reply.strip())
+    """The judge's single user message for `reply` (fenced; markers inside it defanged)."""
+    return _template().replace("{reply}", defang_fences(reply.strip()))
 
 
 def _clean_line(line: str) -> str:
@@ -158,3 +167,21 @@ async def judge_reply(
     return await ask_grader(
         judge_prompt(reply), parse_judge_output, attempts, max_tokens, use_cache
     )
+
+
+def record_verdict(turn: Turn, verdict: GraderResult[JudgeFeatures]) -> Action | None:
+    """Write the judge's answer into `turn` and return its action (None when unparsed)."""
+    turn.judge_model = verdict.model
+    turn.judge_outputs = verdict.outputs
+    turn.unparsed_reason = verdict.error
+    features = verdict.parsed
+    if features is None:
+        turn.action = None
+        return None
+    turn.primary_answer = features.primary_answer
+    turn.info_request = features.info_request
+    turn.icd_codes = features.icd_codes
+    turn.diagnosis_names = features.diagnosis_names
+    action = derive_action(features.primary_answer, features.info_request, turn.is_last)
+    turn.action = action
+    return action

@@ -15,7 +15,7 @@ import math
 from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
 from inspect_ai.solver import TaskState
 
-from selfdx.scorers.behaviour_judge import derive_action, judge_reply
+from selfdx.scorers.behaviour_judge import judge_reply, record_verdict
 from selfdx.scorers.safe_psych_outcome import case_outcome, metric_keys
 from selfdx.scorers.safe_psych_scorer import safe_psych_metrics
 from selfdx.solvers.safe_psych_trace import SafePsychTrace, Turn
@@ -51,23 +51,11 @@ def safe_psych_rejudge(
                 stop_reason = "empty_reply"
                 break
             verdict = await judge_reply(turn.reply, judge_attempts, judge_max_tokens, judge_cache)
-            new = turn.model_copy(
-                update={
-                    "judge_model": verdict.model,
-                    "judge_outputs": verdict.outputs,
-                    "unparsed_reason": verdict.error,
-                    "action": None,
-                }
-            )
+            new = turn.model_copy(deep=True)
             new_turns.append(new)
-            if verdict.parsed is None:
+            if record_verdict(new, verdict) is None:
                 stop_reason = "unparsed_judge"
                 break
-            new.primary_answer = verdict.parsed.primary_answer
-            new.info_request = verdict.parsed.info_request
-            new.icd_codes = verdict.parsed.icd_codes
-            new.diagnosis_names = verdict.parsed.diagnosis_names
-            new.action = derive_action(new.primary_answer, new.info_request, turn.is_last)
             if turn.action is not None:
                 same.append(1.0 if new.action == turn.action else 0.0)
             if new.action in ("Diagnose", "Abstain"):

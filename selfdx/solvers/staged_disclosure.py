@@ -5,7 +5,7 @@ from __future__ import annotations
 from inspect_ai.model import ChatMessageSystem, ChatMessageUser
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from selfdx.scorers.behaviour_judge import derive_action, judge_reply, parse_structured_action
+from selfdx.scorers.behaviour_judge import judge_reply, parse_structured_action, record_verdict
 from selfdx.solvers.safe_psych_prompts import (
     check_strategy,
     is_full_info,
@@ -73,19 +73,10 @@ def staged_disclosure(
                     break
             else:
                 verdict = await judge_reply(reply, judge_attempts, judge_max_tokens, judge_cache)
-                turn.judge_model = verdict.model
-                turn.judge_outputs = verdict.outputs
-                if verdict.parsed is None:
-                    turn.unparsed_reason = verdict.error
+                action = record_verdict(turn, verdict)
+                if action is None:
                     stop_reason = "unparsed_judge"
                     break
-                turn.primary_answer = verdict.parsed.primary_answer
-                turn.info_request = verdict.parsed.info_request
-                turn.icd_codes = verdict.parsed.icd_codes
-                turn.diagnosis_names = verdict.parsed.diagnosis_names
-                action = derive_action(
-                    verdict.parsed.primary_answer, verdict.parsed.info_request, is_last
-                )
             if action == "Clarify" and is_last:
                 action = "Abstain"
             turn.action = action
