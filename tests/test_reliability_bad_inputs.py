@@ -237,6 +237,8 @@ def check_quoted_newlines(path: Path) -> None:
 
 
 def check_excel_export(path: Path) -> None:
+    raw = path.read_bytes()
+    assert raw.startswith(b"\xef\xbb\xbf") and raw.count(b"\r\n") == 3
     cases = load_cases(str(path))
     assert [case.id for case in cases] == ["bad-001", "bad-002"]
     assert [case.sex for case in cases] == ["F", "M"]

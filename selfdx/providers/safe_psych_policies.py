@@ -219,7 +219,8 @@ NONE_CUES = (
 
 
 def _reply_from_judge_prompt(prompt: str) -> str:
-    start = prompt.rfind(REPLY_OPEN)
+    """Everything between the first opening and the last closing marker."""
+    start = prompt.find(REPLY_OPEN)
     end = prompt.rfind(REPLY_CLOSE)
     if start == -1 or end == -1 or end < start:
         raise ValueError("selfdx/rules-judge: the prompt is not a selfdx judge prompt")
