@@ -4,6 +4,9 @@
 name. A policy is a plain function from the conversation (and the `-M` model args) to the
 reply text; the provider wraps it into a `ModelOutput` with token usage set, so Inspect
 never needs a tokenizer or the network. Policies register themselves with `offline_policy`.
+
+`-M latency=<seconds>` (and the other args of `simulated_latency`) makes any policy wait like a
+remote API before answering; `-M pool=<name>` puts a model in its own connection pool.
 """
 
 from __future__ import annotations
@@ -20,6 +23,12 @@ from inspect_ai.model import (
     modelapi,
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
+
+from selfdx.providers.simulated_latency import (
+    DEFAULT_POOL,
+    simulated_latency,
+    split_latency_args,
+)
 
 Policy = Callable[[list[ChatMessage], dict[str, Any]], str]
 
@@ -86,7 +95,9 @@ class OfflineModel(ModelAPI):
             known = ", ".join(sorted([*POLICIES, *MODELS]))
             raise ValueError(f"unknown selfdx offline model '{model_name}'; known: {known}")
         self.policy = POLICIES[model_name]
-        self.model_args = model_args
+        latency_args, self.model_args = split_latency_args(model_args)
+        self.pool = str(latency_args.get("pool", DEFAULT_POOL))
+        self.latency = simulated_latency(model_name, latency_args)
 
     async def generate(
         self,
@@ -95,6 +106,8 @@ class OfflineModel(ModelAPI):
         tool_choice: ToolChoice,
         config: GenerateConfig,
     ) -> ModelOutput:
+        if self.latency is not None:
+            await self.latency.wait()
         reply = self.policy(input, self.model_args)
         output = ModelOutput.from_content(model=self.model_name, content=reply)
         output.usage = usage_for(input, reply)
@@ -102,6 +115,10 @@ class OfflineModel(ModelAPI):
 
     def max_connections(self) -> int:
         return 100
+
+    def connection_key(self) -> str:
+        """Offline models share one connection pool per `pool` model arg."""
+        return self.pool
 
 
 def _load_policies() -> None:
