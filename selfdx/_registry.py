@@ -2,6 +2,7 @@
 
 # ruff: noqa: F401
 from selfdx.inspect_tasks.mentalbench import mentalbench
+from selfdx.inspect_tasks.mentalbench_generate import mentalbench_generate
 from selfdx.inspect_tasks.safe_psych import safe_psych
 from selfdx.providers.offline import selfdx_offline
 from selfdx.scorers.caution import caution

@@ -123,6 +123,7 @@ class OfflineModel(ModelAPI):
 
 def _load_policies() -> None:
     """Import the modules that register policies (kept lazy to avoid import cycles)."""
+    import selfdx.providers.case_writer  # noqa: F401
     import selfdx.providers.choice_policies  # noqa: F401
     import selfdx.providers.faults  # noqa: F401
     import selfdx.providers.safe_psych_policies  # noqa: F401
