@@ -58,6 +58,10 @@ def cmd_export(args: argparse.Namespace) -> int:
         from selfdx.analysis.export_safe_psych import export_safe_psych
 
         written = export_safe_psych(log_files(args.logs), args.out)
+    elif args.benchmark == "generated":
+        from selfdx.analysis.export_generated import export_generated
+
+        written = export_generated(log_files(args.logs), args.out)
     else:
         from selfdx.analysis.export_mentalbench import export_mentalbench
 
@@ -117,7 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
     report.set_defaults(run=cmd_report)
 
     export = commands.add_parser("export", help="write logs in a reference repository's format")
-    export.add_argument("benchmark", choices=["safe-psych", "mentalbench"])
+    export.add_argument("benchmark", choices=["safe-psych", "mentalbench", "generated"])
     export.add_argument("logs", nargs="+", help="log files or directories")
     export.add_argument("--out", required=True, help="output directory")
     export.set_defaults(run=cmd_export)
