@@ -212,3 +212,4 @@ def test_grading_can_be_skipped_or_required(tmp_path):
     )[0]
     assert log.status == "error"
     assert "--model-role grader=" in str(log.error)
+    assert not log.samples or log.samples[0].output.completion == ""  # stopped before writing

@@ -104,7 +104,10 @@ def mentalbench_generate(
         dataset=MemoryDataset(
             [profile_sample(p) for p in profiles], name="mentalbench_generate", location=str(kg)
         ),
-        solver=[case_writing_prompt(chosen_style, min_words, max_words), generate()],
+        solver=[
+            case_writing_prompt(chosen_style, min_words, max_words, grading is True),
+            generate(),
+        ],
         scorer=mentalbench_case_checks(min_words, max_words, length_slack, grading, chosen_style),
         version=TASK_VERSION,
         metadata={"benchmark": "mentalbench_generate", "kg": str(graph.folder), "seed": seed},

@@ -3,7 +3,7 @@
 Per sample the score value holds:
 
 - `words`: the narrative's length in words; `length_ok`: 1 when it lies within the target
-  range widened by `slack` on each side (150-200 words and 15 % give 128-230);
+  range widened by `slack` on each side (150-200 words and 15 % give 127-230);
 - `leak_free`: 1 when the narrative names no MentalKG diagnosis (see `diagnosis_names`);
 - `coherent`, `discriminates`: the grader's verdicts (1 yes, 0 no), NaN when not graded or when
   the grader's answer could not be parsed; `grader_unparsed`: 1 when it could not be parsed

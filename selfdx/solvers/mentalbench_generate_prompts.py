@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from inspect_ai.model import ChatMessageSystem, ChatMessageUser
+from inspect_ai.model import ChatMessageSystem, ChatMessageUser, model_roles
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from selfdx.datasets.mentalkg_profile_model import CaseProfile, SampledCriteria
@@ -153,10 +153,19 @@ def user_prompt(profile: CaseProfile) -> str:
 
 
 @solver
-def case_writing_prompt(style: str | None, min_words: int, max_words: int) -> Solver:
-    """Put the system and user prompts for the sample's profile in front of the model."""
+def case_writing_prompt(
+    style: str | None, min_words: int, max_words: int, require_grader: bool = False
+) -> Solver:
+    """Put the system and user prompts for the sample's profile in front of the model.
+
+    With `require_grader`, stop before any case is written when no `grader` role is bound.
+    """
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
+        if require_grader and "grader" not in model_roles():
+            raise RuntimeError(
+                "grade=true needs a grader: bind one with --model-role grader=<model>"
+            )
         profile = CaseProfile.model_validate(state.metadata["profile"])
         chosen = style_for(style, profile.variant)
         state.metadata["style"] = chosen
