@@ -15,9 +15,11 @@ Each call is checked in this order, each check with its own rate (0 to 1):
 - otherwise: the wrapped `policy`'s answer. `delay` makes every call take that many seconds.
 
 Every decision is a hash of (seed, check, sample id and epoch, prompt, how many times this sample
-has already sent this prompt to this model). Runs with the same seed therefore fail the same
-calls, whatever order concurrent samples run in, and a retried call draws afresh. Further `-M`
-arguments go to the wrapped policy.
+has already sent this prompt to this model in this evaluation). Runs with the same seed therefore
+fail the same calls, whatever order concurrent samples run in; a retried call draws afresh, and so
+does a sample retried within the run (`--retry-on-error`), while a new run (`inspect eval-retry`,
+an `eval-set` retry) replays the sample's faults from its start. Further `-M` arguments go to the
+wrapped policy.
 """
 
 from __future__ import annotations
@@ -139,8 +141,8 @@ def is_judge_prompt(messages: list[ChatMessage]) -> bool:
     return REPLY_OPEN in last and REPLY_CLOSE in last
 
 
-def current_sample() -> str:
-    """'<sample id>:<epoch>' of the sample making the call, '' outside a sample.
+def current_sample() -> tuple[str, str]:
+    """(eval id, '<sample id>:<epoch>') of the sample making the call; ('', '') outside one.
 
     Inspect has no public accessor for the running sample, so this reads its private one; keying
     decisions by sample is what makes them independent of how concurrent samples interleave.
@@ -148,7 +150,9 @@ def current_sample() -> str:
     from inspect_ai.log._samples import sample_active
 
     active = sample_active()
-    return "" if active is None else f"{active.sample.id}:{active.epoch}"
+    if active is None:
+        return "", ""
+    return active.eval_id, f"{active.sample.id}:{active.epoch}"
 
 
 @offline_model("faults")
@@ -166,14 +170,15 @@ class FaultModel(ModelAPI):
         super().__init__(model_name, base_url, api_key, [], config)
         self.settings, policy_args = FaultSettings.split(model_args)
         self.inner = OfflineModel(self.settings.policy, base_url, api_key, config, **policy_args)
-        self.sent: Counter[tuple[str, str]] = Counter()
+        self.sent: Counter[tuple[str, str, str]] = Counter()
 
     def decide(self, messages: list[ChatMessage]) -> tuple[str, int]:
         """('transient' | 'empty' | 'garbage' | 'answer', index) for the next call."""
-        sample = current_sample()
+        eval_id, sample = current_sample()
         prompt = prompt_fingerprint(messages)
-        attempt = self.sent[(sample, prompt)]
-        self.sent[(sample, prompt)] += 1
+        # attempts are counted per evaluation, so a model reused by a later run starts afresh
+        attempt = self.sent[(eval_id, sample, prompt)]
+        self.sent[(eval_id, sample, prompt)] += 1
         settings = self.settings
 
         def draw(check: str) -> float:
