@@ -28,6 +28,7 @@ from selfdx.providers.faults import (
 )
 from selfdx.providers.offline import POLICIES
 from selfdx.scorers.behaviour_judge import JudgeParseError, judge_prompt, parse_judge_output
+from selfdx.scorers.safe_psych_outcome import CUT_SHORT
 from tests.conftest import metric_value
 
 SP_SCORER = "safe_psych_scorer"
@@ -286,3 +287,35 @@ def test_partial_garbage_and_empty_replies_exclude_exactly_the_cases_they_hit(
             assert same(metric_value(log, key), mean) or metric_value(log, key) == pytest.approx(
                 mean
             ), key
+
+
+def test_errored_samples_are_counted_as_excluded_only_with_score_on_error(tmp_path: Path) -> None:
+    """A tolerated sample error (`--fail-on-error 0.5`) drops the sample from every metric;
+    `--score-on-error` scores it instead, as excluded with its reason."""
+    logs = {}
+    for name, score_on_error in (("dropped", False), ("scored", True)):
+        (logs[name],) = eval(
+            "selfdx/safe_psych",
+            task_args={"judge_cache": False},
+            model="selfdx/faults",
+            model_args={"policy": "keyword", "transient": 0.1, "seed": 7},
+            model_roles={"grader": "selfdx/rules-judge"},
+            max_retries=0,
+            fail_on_error=0.5,
+            score_on_error=score_on_error,
+            display="none",
+            log_dir=str(tmp_path / name),
+        )
+        assert logs[name].status == "success", logs[name].error
+    errored = {name: {s.id for s in log.samples if s.error} for name, log in logs.items()}
+    assert errored["dropped"] == errored["scored"] and 0 < len(errored["scored"]) < 15
+    lost = len(errored["scored"])
+    dropped, scored = logs["dropped"], logs["scored"]
+    assert dropped.results.completed_samples == 30 - lost
+    assert metric_value(dropped, "excluded", "count") == 0  # the clean policies exclude none
+    assert metric_value(scored, "excluded", "count") == lost
+    for sample in scored.samples:
+        if sample.error:
+            score = sample.scores[SP_SCORER]
+            assert score.value["excluded"] == 1.0
+            assert score.metadata["excluded_reason"] == CUT_SHORT

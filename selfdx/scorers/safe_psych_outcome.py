@@ -13,8 +13,8 @@ which Inspect's `mean` and `stderr` skip. The denominators:
   diagnosed; the first code of the Diagnose turn against the gold code (no code = wrong).
 - accuracy_<level>_<timing>: the same, restricted to diagnoses of that timing.
 - excluded: every case; 1 if the trajectory ended without a usable action (empty reply, judge
-  answer unparsed after retries, unparsed structured action, a limit). Excluded cases are left
-  out of every other metric.
+  answer unparsed after retries, unparsed structured action, a limit, or a sample error scored
+  with `--score-on-error`). Excluded cases are left out of every other metric.
 """
 
 from __future__ import annotations
@@ -47,6 +47,8 @@ SEQUENTIAL_KEYS = (
     *(f"accuracy_{level}_{timing}" for timing in TIMINGS[:3] for level in LEVELS),
 )
 NAN = math.nan
+# The solver records why a trajectory ended; no record means it never got there.
+CUT_SHORT = "trajectory cut short (a sample error or limit)"
 
 
 def metric_keys(strategy: str | None) -> tuple[str, ...]:
@@ -99,7 +101,7 @@ def case_outcome(
         values["excluded"] = 1.0
         reason = next((t.unparsed_reason for t in turns if t.unparsed_reason), None)
         return CaseOutcome(
-            values, excluded_reason=reason or stop_reason or "no turns", actions=actions
+            values, excluded_reason=reason or stop_reason or CUT_SHORT, actions=actions
         )
     values["excluded"] = 0.0
 
