@@ -319,3 +319,27 @@ def test_errored_samples_are_counted_as_excluded_only_with_score_on_error(tmp_pa
             score = sample.scores[SP_SCORER]
             assert score.value["excluded"] == 1.0
             assert score.metadata["excluded_reason"] == CUT_SHORT
+
+
+def test_retry_on_error_reruns_an_errored_sample_to_the_fault_free_result(
+    tmp_path: Path, clean_safe_psych: EvalLog
+) -> None:
+    """No call retries at all: samples error on injected faults, `--retry-on-error` runs them
+    again within the run (drawing afresh), and the run ends as without faults."""
+    (log,) = eval(
+        "selfdx/safe_psych",
+        task_args={"judge_cache": False},
+        model="selfdx/faults",
+        model_args={"policy": "keyword", "transient": 0.1, "seed": 7},
+        model_roles={"grader": "selfdx/rules-judge"},
+        max_retries=0,
+        retry_on_error=5,
+        display="none",
+        log_dir=str(tmp_path),
+    )
+    assert log.status == "success", log.error
+    assert sum(len(sample.error_retries or []) for sample in log.samples) > 0
+    assert all(sample.error is None for sample in log.samples)
+    clean = values(clean_safe_psych, SP_SCORER)
+    for sample_id, got in values(log, SP_SCORER).items():
+        assert all(same(got[k], clean[sample_id][k]) for k in got), sample_id
