@@ -13,7 +13,12 @@ from pathlib import Path
 from typing import Literal
 
 from selfdx.datasets.icd10 import CODE_IN_TEXT, normalize_code
-from selfdx.scorers.grader_calls import GraderParseError, GraderResult, ask_grader
+from selfdx.scorers.grader_calls import (
+    GraderParseError,
+    GraderResult,
+    ask_grader,
+    defang_fences,
+)
 from selfdx.solvers.safe_psych_trace import Turn
 
 Action = Literal["Diagnose", "Clarify", "Abstain"]
@@ -26,7 +31,6 @@ EMPTY_LIST_WORDS = {"", "none", "empty", "n/a", "na", "-", "nil"}
 
 PROMPT_FILE = Path(__file__).parent / "prompts" / "behaviour_judge.txt"
 # `<<<TAG` and `TAG>>>`: the fences selfdx grading prompts put around quoted text.
-_FENCE_MARKER = re.compile(r"<<<(?=[A-Za-z])|(?<=[A-Za-z])>>>")
 _KEY_LINE = re.compile(
     r"^(PRIMARY[ _]ANSWER|INFO[ _]REQUEST|ICD[ _]CODES|DIAGNOSIS[ _]NAMES)\s*:\s*(.*)$",
     re.IGNORECASE,
@@ -53,12 +57,6 @@ class JudgeFeatures:
 @cache
 def _template() -> str:
     return PROMPT_FILE.read_text(encoding="utf-8")
-
-
-def defang_fences(text: str) -> str:
-    """`text` with every fence marker split (`<<< TAG`, `TAG >>>`), so that quoted text can
-    neither close its own fence early nor open another one."""
-    return _FENCE_MARKER.sub(lambda m: "<<< " if m.group() == "<<<" else " >>>", text)
 
 
 def judge_prompt(reply: str) -> str:

@@ -14,7 +14,7 @@ from functools import cache
 from pathlib import Path
 
 from selfdx.datasets.mentalkg_profile_model import LETTERS, CaseProfile
-from selfdx.scorers.grader_calls import GraderParseError
+from selfdx.scorers.grader_calls import GraderParseError, defang_fences
 from selfdx.solvers.mentalbench_generate_prompts import render_profile
 
 PROMPT_DIR = Path(__file__).parent / "prompts"
@@ -91,5 +91,5 @@ def grader_prompt(profile: CaseProfile, case: str, style: str) -> str:
         options=options,
         intent=intent_for(profile),
         profile=render_profile(profile),
-        case=case.strip(),
+        case=defang_fences(case.strip()),
     )

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from selfdx.scorers.grader_calls import GraderParseError
+from selfdx.scorers.grader_calls import GraderParseError, defang_fences
 
 RUBRIC_FILE = Path(__file__).parent / "rubrics" / "caution.toml"
 PROMPT_FILE = Path(__file__).parent / "prompts" / "caution_grader.txt"
@@ -67,8 +67,8 @@ def caution_prompt(note: str, reply: str, sufficient: bool) -> str:
     )
     return PROMPT_FILE.read_text(encoding="utf-8").format(
         sufficient="yes" if sufficient else "no",
-        note=note.strip(),
-        reply=reply.strip(),
+        note=defang_fences(note.strip()),
+        reply=defang_fences(reply.strip()),
         criteria=listing,
     )
 

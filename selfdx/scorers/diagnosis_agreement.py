@@ -22,7 +22,7 @@ from selfdx.datasets.icd10 import (
     match_group,
     normalize_code,
 )
-from selfdx.scorers.grader_calls import GraderParseError, ask_grader
+from selfdx.scorers.grader_calls import GraderParseError, ask_grader, defang_fences
 from selfdx.scorers.mentalbench_scorer import error_category
 from selfdx.solvers.safe_psych_trace import SafePsychTrace, Turn
 
@@ -43,12 +43,14 @@ def _template(name: str) -> str:
 
 
 def codes_prompt(names: list[str]) -> str:
-    return _template("agreement_codes").format(names="\n".join(names))
+    return _template("agreement_codes").format(names=defang_fences("\n".join(names)))
 
 
 def options_prompt(answer: str, options: list[str]) -> str:
     listing = "\n".join(f"{LETTERS[i]}. {name}" for i, name in enumerate(options))
-    return _template("agreement_options").format(options=listing, answer=answer.strip())
+    return _template("agreement_options").format(
+        options=listing, answer=defang_fences(answer.strip())
+    )
 
 
 def parse_codes(expected: int):

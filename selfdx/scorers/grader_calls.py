@@ -8,6 +8,7 @@ reason, never guessed.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
@@ -16,6 +17,22 @@ from inspect_ai.model import CachePolicy, GenerateConfig, get_model
 
 Parsed = TypeVar("Parsed")
 GRADER_SEED = 123
+_FENCE_MARKER = re.compile(r"<<<(?=[A-Za-z])|(?<=[A-Za-z])>>>|={3,}")
+
+
+def defang_fences(text: str) -> str:
+    """`text` with every fence marker split (`<<< TAG`, `TAG >>>`, `= = =`), so that text quoted
+    inside a grading prompt can neither close its own fence early nor open another one."""
+
+    def split(match: re.Match[str]) -> str:
+        marker = match.group()
+        if marker == "<<<":
+            return "<<< "
+        if marker == ">>>":
+            return " >>>"
+        return " ".join(marker)
+
+    return _FENCE_MARKER.sub(split, text)
 
 
 class GraderParseError(ValueError):
