@@ -138,3 +138,27 @@ def test_markdown_html_and_figures(report):
     assert all(base64.b64decode(data)[:4] == b"\x89PNG" for data in images)
     assert "http://" not in page and "https://" not in page  # opens from disk, no server
     assert "[" in page  # intervals are shown
+
+
+def test_runs_with_errored_samples_are_flagged(tmp_path):
+    from tests.conftest import scripted_model
+
+    def fragile(prompt, messages):
+        if "railway station" in prompt:  # one demo case (SYN-SP-004) breaks the model
+            raise RuntimeError("provider fell over")
+        return "The presentation is most consistent with a moderate depressive episode (F32.1)."
+
+    (log,) = eval("selfdx/safe_psych", model=scripted_model(fragile),
+                  model_roles={"grader": "selfdx/rules-judge"}, display="none",
+                  log_dir=str(tmp_path / "logs"), fail_on_error=False)
+    assert log.status == "success"
+    build_report(tmp_path / "logs", tmp_path / "report", progress=False)
+    runs = pd.read_csv(tmp_path / "report" / "runs.csv")
+    row = runs.iloc[0]
+    assert (row.samples_planned, row.samples_scored, row.samples_errored) == (30, 29, 1)
+    assert not row.complete
+    markdown = (tmp_path / "report" / "report.md").read_text()
+    assert "Warning: some samples of these runs errored" in markdown
+    table = pd.read_csv(tmp_path / "report" / "safe_psych_metrics.csv")
+    excluded = table[table.metric == "excluded"].iloc[0]
+    assert excluded.n_cases == 29  # the errored case is in no metric, and the report says so

@@ -35,6 +35,8 @@ class Run:
     status: str
     task_args: dict[str, Any] = field(default_factory=dict)
     scorers: list[str] = field(default_factory=list)
+    total_samples: int = 0
+    completed_samples: int = 0
 
     @property
     def key(self) -> tuple[str, str, str, str]:
@@ -83,6 +85,8 @@ def run_from_header(path: str, log: EvalLog) -> Run | None:
         status=log.status,
         task_args=dict(log.eval.task_args),
         scorers=sorted({s.split("/")[0] for s in scorers}),
+        total_samples=log.results.total_samples if log.results else 0,
+        completed_samples=log.results.completed_samples if log.results else 0,
     )
 
 

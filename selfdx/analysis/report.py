@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import base64
 import html
+from collections import Counter
 from pathlib import Path
 
 import pandas as pd
 
 from selfdx.analysis.figures import Figure
-from selfdx.analysis.logs import find_runs, stream_samples
+from selfdx.analysis.logs import Run, find_runs, stream_samples
 from selfdx.analysis.metric_table import frame_markdown, long_frame, wide_markdown
 from selfdx.analysis.safe_psych_report import SafePsychCollector
 
@@ -33,10 +34,17 @@ def build_report(log_dir: str | Path, out_dir: str | Path, progress: bool = True
     out.mkdir(parents=True, exist_ok=True)
     runs, skipped = find_runs(log_dir)
     by_benchmark = collectors()
+    read: Counter = Counter()
+    errored: Counter = Counter()
     for run, sample in stream_samples(runs, progress=progress):
+        read[run.path] += 1
+        if sample.error is not None:
+            errored[run.path] += 1
         collector = by_benchmark.get(run.benchmark)
         if collector is not None:
             collector.add(run, sample)
+    run_table = runs_frame(runs, read, errored)
+    run_table.to_csv(out / "runs.csv", index=False)
 
     sections: list[tuple[str, str, pd.DataFrame, list[Figure]]] = []
     for benchmark, collector in by_benchmark.items():
@@ -61,9 +69,43 @@ def build_report(log_dir: str | Path, out_dir: str | Path, progress: bool = True
         figures = collector.figures(out, cells)
         sections.append((benchmark, markdown, frame, figures, collector.metric_groups()))
 
-    write_markdown(out, runs, skipped, sections)
-    write_html(out, runs, skipped, sections)
+    write_markdown(out, run_table, skipped, sections)
+    write_html(out, run_table, skipped, sections)
     return out
+
+
+def runs_frame(runs: list[Run], read: Counter, errored: Counter) -> pd.DataFrame:
+    """One row per log: what it ran, and how many of its samples the metrics cover."""
+    rows = []
+    for run in runs:
+        scored = read[run.path] - errored[run.path]
+        rows.append(
+            {
+                "log": Path(run.path.replace("file://", "")).name,
+                "benchmark": run.benchmark,
+                "model": run.model,
+                "variant": run.variant,
+                "judge": run.judge or "",
+                "seed": run.seed,
+                "epochs": run.epochs,
+                "samples_planned": run.total_samples,
+                "samples_scored": scored,
+                "samples_errored": errored[run.path],
+                "complete": scored >= run.total_samples,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def incomplete_note(run_table: pd.DataFrame) -> str:
+    """A warning naming the runs whose metrics cover fewer samples than were planned."""
+    if run_table.empty or run_table.complete.all():
+        return ""
+    names = ", ".join(run_table[~run_table.complete].log)
+    return (
+        f"Warning: some samples of these runs errored or did not finish, and their metrics "
+        f"cover the scored samples only: {names}. See the Runs table."
+    )
 
 
 INTRO = (
@@ -74,10 +116,15 @@ INTRO = (
 )
 
 
-def write_markdown(out: Path, runs, skipped, sections) -> Path:
-    lines = ["# selfdx report", "", INTRO, "", f"Runs read: {len(runs)}."]
+def write_markdown(out: Path, run_table: pd.DataFrame, skipped, sections) -> Path:
+    lines = ["# selfdx report", "", INTRO, "", f"Runs read: {len(run_table)}."]
+    warning = incomplete_note(run_table)
+    if warning:
+        lines += ["", f"**{warning}**"]
     if skipped:
         lines += ["", "Logs left out:"] + [f"- `{path}`: {reason}" for path, reason in skipped]
+    if not run_table.empty:
+        lines += ["", "## Runs", "", frame_markdown(run_table), ""]
     for benchmark, markdown, _, figures, _ in sections:
         lines += ["", f"## {TITLES.get(benchmark, benchmark)}", "", markdown, ""]
         lines += [f"Full table: `{benchmark}_metrics.csv`.", ""]
@@ -101,7 +148,7 @@ def _image_tag(figure: Figure) -> str:
     return f'<img alt="{html.escape(figure.title)}" src="data:image/png;base64,{data}">'
 
 
-def write_html(out: Path, runs, skipped, sections) -> Path:
+def write_html(out: Path, run_table: pd.DataFrame, skipped, sections) -> Path:
     """One self-contained page: tables inline, figures embedded as data URIs."""
     parts = [
         "<!doctype html><html><head><meta charset='utf-8'><title>selfdx report</title>",
@@ -110,13 +157,18 @@ def write_html(out: Path, runs, skipped, sections) -> Path:
         "padding:3px 6px}img{max-width:100%}</style></head><body>",
         "<h1>selfdx report</h1>",
         f"<p>{html.escape(INTRO)}</p>",
-        f"<p>Runs read: {len(runs)}.</p>",
+        f"<p>Runs read: {len(run_table)}.</p>",
     ]
+    warning = incomplete_note(run_table)
+    if warning:
+        parts.append(f"<p><strong>{html.escape(warning)}</strong></p>")
     if skipped:
         items = "".join(
             f"<li><code>{html.escape(p)}</code>: {html.escape(r)}</li>" for p, r in skipped
         )
         parts.append(f"<p>Logs left out:</p><ul>{items}</ul>")
+    if not run_table.empty:
+        parts += ["<h2>Runs</h2>", run_table.to_html(index=False)]
     for benchmark, _, frame, figures, groups in sections:
         parts.append(f"<h2>{html.escape(TITLES.get(benchmark, benchmark))}</h2>")
         cells = frame.assign(cell=frame.apply(_cell_text, axis=1))
