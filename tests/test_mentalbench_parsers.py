@@ -214,6 +214,26 @@ STRICT_TABLE = [
         PSYCHOSIS,
         "C",
     ),
+    # the forms SmolLM2-135M-Instruct used (scripts/smollm2_findings.py); read since the fix
+    ("The answer to this case is B. Bipolar I Disorder", MOOD, "B"),
+    ("The answer for this patient would be C.", PSYCHOSIS, "C"),
+    ("The presentation supports the diagnosis of Major Depressive Disorder.", MOOD, "C"),
+    (
+        "The presentation supports the diagnosis of Schizophrenia, as it mentions voices.",
+        PSYCHOSIS,
+        "C",
+    ),
+    ("The answer to this case is B. Major Depressive Disorder", MOOD, None),  # B is Bipolar I
+    ("The answer to your question is:", PSYCHOSIS, None),
+    ("The answer to this question is not clear.", PSYCHOSIS, None),
+    ("The presentation supports a single diagnosis.", PSYCHOSIS, None),
+    ("The presentation supports the diagnosis of A or C.", PSYCHOSIS, None),
+    (
+        "The presentation is a misdiagnosis of Schizophrenia with an undiagnosed condition.",
+        PSYCHOSIS,
+        None,
+    ),
+    ("B. Schizoaffective Disorder (Depressive Type)", PSYCHOSIS, None),  # D's name after B
     # none / all
     ("None of the above", PSYCHOSIS, ""),
     ("None of these options.", PSYCHOSIS, ""),

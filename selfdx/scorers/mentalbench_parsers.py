@@ -519,6 +519,10 @@ MARKER = re.compile(
     r"\b(?:answers?|diagnos[ie]s|selections?|outputs?)(?:\s*\(s\))?[ \t]*"
     r"(?::|=|[-–—](?!\w)|\bis\b|\bare\b|\bwould\s+be\b|\bwill\s+be\b)"
     r"|\b" + QUALIFIED + r"\s+(?:options?|choices?|selections?)\s*(?::|\bis\b|\bare\b)"
+    # "the answer to this case is D", "the answer for the patient would be B"
+    r"|\banswers?\s+(?:to|for)\s+(?:[\w']+\s+){1,3}?(?:is|are|would\s+be)\b"
+    # "the presentation supports the diagnosis of <name>"
+    r"|\bsupports?\s+(?:the|a|an)\s+diagnos[ie]s\s+of\b"
     r"|\bI\s*(?:would|will|'d)?\s*(?:choose|select|pick|go\s+with)\b"
     r"|\bmost\s+(?:likely|consistent\s+with|probable)\b(?:\s+(?:diagnosis\s+)?(?:is|are))?"
     r"|\b(?:fits|matches)\s+best\s+(?:with\s+)?",
