@@ -16,6 +16,7 @@ from selfdx.datasets.icd10 import extract_codes
 from selfdx.providers import rubric_rules
 from selfdx.providers.offline import offline_policy
 from selfdx.scorers.behaviour_judge import REPLY_CLOSE, REPLY_OPEN
+from selfdx.scorers.diagnosis_names import find_diagnosis_names
 
 # Keyword -> (diagnosis, code) for the eager policy, most specific first.
 EAGER_RULES: tuple[tuple[tuple[str, ...], str, str], ...] = (
@@ -211,6 +212,8 @@ NONE_CUES = (
     "abstain",
     "cannot make",
     "can't make",
+    "cannot be made",
+    "can't be made",
     "unable to",
     "not possible to",
     "insufficient",
@@ -227,11 +230,37 @@ def _reply_from_judge_prompt(prompt: str) -> str:
     return prompt[start + len(REPLY_OPEN) : end].strip()
 
 
+# Words shortly before a disorder's name that say it is not the reply's answer.
+NOT_THE_ANSWER = re.compile(
+    r"\b(?:no|not|without|denies|rule\s+out|ruled\s+out|exclude[sd]?|history\s+of|family)\b"
+    r"[^.;:]{0,30}$",
+    re.IGNORECASE,
+)
+
+
+def disorder_names(reply: str) -> list[str]:
+    """MentalKG disorder names written in the reply (lower-cased, in order, once each),
+    except those just after a negation, a rule-out or a history ("no history of OCD")."""
+    names: list[str] = []
+    for mention in find_diagnosis_names(reply):
+        if NOT_THE_ANSWER.search(reply[max(0, mention.start - 40) : mention.start]):
+            continue
+        if mention.text.lower() not in names:
+            names.append(mention.text.lower())
+    return names
+
+
 def rules_features(reply: str) -> tuple[str, str, list[str], list[str]]:
-    """(primary_answer, info_request, icd_codes, diagnosis_names) by lexical rules."""
+    """(primary_answer, info_request, icd_codes, diagnosis_names) by lexical rules.
+
+    Names are the offline policies' diagnoses; a reply that uses none of them (a real model's)
+    is searched for the MentalKG disorder names instead.
+    """
     lowered = reply.lower()
     codes = extract_codes(reply)
     names = [name for keywords, name, code in EAGER_RULES if name in lowered]
+    if not names:
+        names = disorder_names(reply)
     specific = any(cue in lowered for cue in REQUEST_CUES) and any(
         item in lowered for item in SPECIFIC_ITEMS
     )
