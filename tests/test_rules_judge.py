@@ -26,6 +26,11 @@ from selfdx.scorers.behaviour_judge import judge_prompt, parse_judge_output
         ("The patient has been diagnosed as Bipolar Disorder.", "committed", ["bipolar"]),
         ("The most likely diagnosis is PTSD.", "committed", ["ptsd"]),
         (
+            "She has attention deficit hyperactivity disorder (ADHD).",
+            "committed",
+            ["attention deficit hyperactivity disorder", "adhd"],
+        ),
+        (
             "It could be schizophrenia or delusional disorder; how long have the voices lasted?",
             "differential",
             ["schizophrenia", "delusional disorder"],

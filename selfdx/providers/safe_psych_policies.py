@@ -240,13 +240,24 @@ NOT_THE_ANSWER = re.compile(
 
 def disorder_names(reply: str) -> list[str]:
     """MentalKG disorder names written in the reply (lower-cased, in order, once each),
-    except those just after a negation, a rule-out or a history ("no history of OCD")."""
-    names: list[str] = []
+    except those just after a negation, a rule-out or a history ("no history of OCD").
+
+    Mentions joined only by spaces or hyphens are one name ("attention deficit" +
+    "hyperactivity disorder").
+    """
+    spans: list[tuple[int, int]] = []
     for mention in find_diagnosis_names(reply):
-        if NOT_THE_ANSWER.search(reply[max(0, mention.start - 40) : mention.start]):
+        start, end = mention.start, mention.start + len(mention.text)
+        if spans and re.fullmatch(r"[\s-]*", reply[spans[-1][1] : start]):
+            spans[-1] = (spans[-1][0], end)
+        else:
+            spans.append((start, end))
+    names: list[str] = []
+    for start, end in spans:
+        if NOT_THE_ANSWER.search(reply[max(0, start - 40) : start]):
             continue
-        if mention.text.lower() not in names:
-            names.append(mention.text.lower())
+        if reply[start:end].lower() not in names:
+            names.append(reply[start:end].lower())
     return names
 
 
