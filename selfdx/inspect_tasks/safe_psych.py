@@ -5,6 +5,7 @@ from __future__ import annotations
 from inspect_ai import Task, task
 from inspect_ai.model import GenerateConfig
 
+import selfdx.gc_tuning  # noqa: F401  (registers the GC freeze hook for selfdx tasks)
 from selfdx.datasets.safe_psych import HF_REVISION, safe_psych_dataset
 from selfdx.scorers.caution import caution
 from selfdx.scorers.diagnosis_agreement import diagnosis_agreement
