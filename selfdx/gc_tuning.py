@@ -26,7 +26,7 @@ def _is_selfdx(spec: EvalSpec) -> bool:
     return name.startswith("selfdx/")
 
 
-@hooks(name="selfdx_gc_freeze", description="Freeze long-lived objects during selfdx tasks.")
+@hooks(name="gc_freeze", description="Freeze long-lived objects during selfdx tasks.")
 class GcFreeze(Hooks):
     """Freezes the GC's view of the heap at the start of a selfdx task, unfreezes at its end."""
 
