@@ -22,6 +22,11 @@ from selfdx.datasets.safe_psych import MAX_SECTION_CHARS, SafePsychDataError, lo
 from tests.conftest import REPO_ROOT
 
 CORPUS = Path(__file__).parent / "bad_inputs"
+# an item file with a missing comma between two fields
+BROKEN_ITEM_FILE = (
+    '{\n  "D005_l001": {"question": "...", "options": "A. Schizophrenia"\n'
+    '  "answer": "A. Schizophrenia"}\n}\n'
+)
 SP = CORPUS / "safe_psych"
 MB = CORPUS / "mentalbench"
 SP_COLUMNS = (
@@ -186,11 +191,6 @@ MENTALBENCH_ERRORS: list[tuple[str, str]] = [
         "MentalBench item t1-gemini-D005_l001 appears 2 times (1 repeated ids in all; first at "
         "D005_l001 (type1, gemini) at data row 1 of {name})",
     ),
-    (
-        "broken_folder",
-        "MentalBench file low/D005/main_gemini.json: not valid JSON "
-        "(Expecting ',' delimiter: line 3 column 3 (char 69))",
-    ),
 ]
 
 
@@ -309,6 +309,23 @@ def test_a_one_megabyte_narrative_is_rejected(tmp_path: Path) -> None:
         "MentalBench item D005_l002 (type1, gemini) at data row 2 of huge.csv, field "
         f"'question': {size:,} characters, more than the {MAX_QUESTION_CHARS:,} a narrative "
         "may have; check the file for an unclosed quote"
+    )
+
+
+def test_a_broken_json_file_in_a_resources_folder_is_named(tmp_path: Path) -> None:
+    """A GitHub-layout folder with one malformed item file (written here, so that no file named
+    like the MentalBench release is kept in the repository)."""
+    folder = tmp_path / "broken_folder" / "dataset"
+    (folder / "medium").mkdir(parents=True)
+    (folder / "high").mkdir()
+    item_file = folder / "low" / "D005" / "main_gemini.json"
+    item_file.parent.mkdir(parents=True)
+    item_file.write_text(BROKEN_ITEM_FILE, encoding="utf-8")
+    with pytest.raises(MentalBenchDataError) as error:
+        load_items(tmp_path / "broken_folder")
+    assert str(error.value) == (
+        "MentalBench file low/D005/main_gemini.json: not valid JSON "
+        "(Expecting ',' delimiter: line 3 column 3 (char 69))"
     )
 
 
