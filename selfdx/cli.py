@@ -104,6 +104,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         grader=args.grader,
         grader_connections=args.grader_connections,
         max_connections=args.max_connections,
+        processes=args.processes,
         limit=args.limit,
         display=args.display,
     )
@@ -151,6 +152,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--grader-connections", type=int, default=10, help="connections for the judge (default 10)"
     )
     sweep.add_argument("--max-connections", type=int, help="connections per subject model")
+    sweep.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="models run in this many processes at once, each in LOG_DIR/<model> (default 1)",
+    )
     sweep.add_argument("--limit", type=int, help="cases per task (for a trial run)")
     sweep.add_argument("--log-dir", required=True, help="one directory per sweep; rerun resumes")
     sweep.add_argument("--display", default="plain", help="Inspect display (default plain)")

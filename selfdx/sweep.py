@@ -1,11 +1,17 @@
 """Model roster x strategies (or MentalBench types) in one resumable `inspect eval-set`.
 
 Running the same sweep again over the same log directory picks up where it stopped: finished
-tasks are skipped and samples completed in a failed task are reused.
+tasks are skipped and samples completed in a failed task are reused. With `processes` > 1 each
+model gets its own eval-set in its own process and sub-directory, so that CPU-bound sweeps use
+more than the one core an event loop can.
 """
 
 from __future__ import annotations
 
+import multiprocessing
+import re
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 from typing import Any
 
 from inspect_ai import Task, eval_set
@@ -27,6 +33,11 @@ def sweep_tasks(benchmark: str, variants: list[Any] | None, data: str) -> list[T
     raise ValueError(f"unknown benchmark {benchmark!r}; choose safe_psych or mentalbench")
 
 
+def model_log_dir(log_dir: str, model: str) -> str:
+    """The sub-directory of one model's eval-set when a sweep runs in several processes."""
+    return str(Path(log_dir) / re.sub(r"[^A-Za-z0-9._-]+", "-", model))
+
+
 def run_sweep(
     models: list[str],
     log_dir: str,
@@ -36,6 +47,7 @@ def run_sweep(
     grader: str | None = None,
     grader_connections: int = 10,
     max_connections: int | None = None,
+    processes: int = 1,
     **eval_set_args: Any,
 ) -> bool:
     """Run every model on every variant into `log_dir`; True when all tasks succeeded.
@@ -43,7 +55,30 @@ def run_sweep(
     The judge gets its own connection pool of `grader_connections`; `max_connections` bounds
     each subject model. Further keyword arguments go to `inspect_ai.eval_set` (for example
     `limit`, `epochs`, `retry_attempts`, `retry_on_error`).
+
+    `processes` > 1 runs the models in that many worker processes at a time, each model in
+    `log_dir/<model>` (rerun with the same `processes` to resume). Connection pools are per
+    process: the judge's `grader_connections` then hold for each model separately.
     """
+    if processes < 1:
+        raise ValueError("processes must be at least 1")
+    common = dict(
+        benchmark=benchmark,
+        variants=variants,
+        data=data,
+        grader=grader,
+        grader_connections=grader_connections,
+        max_connections=max_connections,
+        **eval_set_args,
+    )
+    if processes > 1:
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=processes, mp_context=context) as pool:
+            jobs = [
+                pool.submit(run_sweep, [model], model_log_dir(log_dir, model), **common)
+                for model in models
+            ]
+            return all([job.result() for job in jobs])
     roles = None
     if grader is not None:
         judge = get_model(grader, config=GenerateConfig(max_connections=grader_connections))

@@ -16,6 +16,7 @@ from selfdx.analysis.judge_agreement import (
     normalise_label,
     read_judge_labels,
 )
+from selfdx.analysis.logs import find_runs
 from selfdx.analysis.report import build_report
 from selfdx.scorers.safe_psych_rejudge import safe_psych_rejudge
 from selfdx.sweep import run_sweep
@@ -344,3 +345,25 @@ def test_sweep_runs_the_roster_and_resumes(tmp_path):
     assert header.eval.model_roles["grader"].config.max_connections == 3
     assert run_sweep(**args)  # the second run finds everything done
     assert sorted(tmp_path.glob("*.eval")) == logs
+
+
+def test_sweep_in_two_processes_gives_each_model_its_own_resumable_eval_set(tmp_path):
+    args = dict(
+        models=["selfdx/eager", "selfdx/cautious"],
+        log_dir=str(tmp_path),
+        variants=["sequential_info_abstention_aware"],
+        grader="selfdx/rules-judge",
+        display="none",
+        limit=3,
+        processes=2,
+    )
+    assert run_sweep(**args)
+    logs = sorted(tmp_path.rglob("*.eval"))
+    assert [log.parent.name for log in logs] == ["selfdx-cautious", "selfdx-eager"]
+    models = {read_eval_log(str(log), header_only=True).eval.model for log in logs}
+    assert models == {"selfdx/eager", "selfdx/cautious"}
+    assert all(read_eval_log(str(log), header_only=True).status == "success" for log in logs)
+    assert run_sweep(**args)  # the second run finds both eval-sets done
+    assert sorted(tmp_path.rglob("*.eval")) == logs
+    runs, skipped = find_runs(tmp_path)
+    assert sorted(run.model for run in runs) == sorted(models) and not skipped
