@@ -32,8 +32,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from _common import machine, median, say, spread, table
-from inspect_ai import eval
+from inspect_ai import Task, eval
 from inspect_ai.model import GenerateConfig, get_model
+from inspect_floor import floor_task
 from lockstep import plan, run_lockstep
 from synthetic_safe_psych import write_cases
 
@@ -44,6 +45,8 @@ from selfdx.providers.simulated_latency import LatencyProfile
 STRATEGY = "sequential_info_abstention_aware"
 SUBJECT = "keyword"
 JUDGE = "rules-judge"
+
+SELFDX_ARGS = {"strategy": STRATEGY, "judge_cache": False}
 
 # Eval options of the two settings compared (samples are logged in both).
 RECOMMENDED = {"log_realtime": False, "score_display": False}
@@ -66,9 +69,11 @@ def run_selfdx(
     model_connections: int,
     judge_connections: int | None,
     max_samples: int | None,
+    task: Task | None = None,
     **eval_options: object,
 ) -> Run:
-    """One `selfdx/safe_psych` eval; judge_connections None means one pool shared with the model."""
+    """One `selfdx/safe_psych` eval over the cases in `data` (or `task`, the Inspect floor);
+    judge_connections None means one pool shared with the model."""
     shared = judge_connections is None
     model = get_model(
         f"selfdx/{SUBJECT}",
@@ -89,8 +94,10 @@ def run_selfdx(
     try:
         start, cpu_start = time.perf_counter(), time.process_time()
         logs = eval(
-            "selfdx/safe_psych",
-            task_args={"data": str(data), "strategy": STRATEGY, "judge_cache": False},
+            task or "selfdx/safe_psych",
+            task_args={}
+            if task
+            else {"data": str(data), "strategy": STRATEGY, "judge_cache": False},
             model=model,
             model_roles={"grader": grader},
             max_samples=max_samples,
@@ -133,6 +140,12 @@ def main() -> None:
         default="20,100",
         help="shared-pool sizes also timed with Inspect's defaults ('' for none)",
     )
+    parser.add_argument(
+        "--floor-at",
+        default="20,100",
+        help="shared-pool sizes also timed as Inspect's floor: the same calls from a task with "
+        "no selfdx code ('' for none)",
+    )
     parser.add_argument("--skip-reference", action="store_true", help="skip the 5/10 comparison")
     parser.add_argument(
         "--no-log-samples", action="store_true", help="also time without logging samples"
@@ -156,28 +169,26 @@ def main() -> None:
     run_selfdx(warm, 0.01, 10, None, None)
     say(f"warm-up eval (30 cases, first in this process): {time.perf_counter() - began:.2f} s")
 
-    # (label, C, limit, max_samples, options)
-    configs: list[tuple[str, int, float, int | None, dict[str, object]]] = []
+    floor = floor_task(cases, turns)
+    # (label, C, limit, max_samples, options, task: None for selfdx/safe_psych)
+    configs: list[tuple[str, int, float, int | None, dict[str, object], Task | None]] = []
     defaults_at = {int(c) for c in args.defaults_at.split(",") if c}
+    floor_at = {int(c) for c in args.floor_at.split(",") if c}
     for connections in [int(c) for c in args.connections.split(",")]:
         limit = max(total_calls * latency / connections, longest * 2 * latency)
         max_samples = max(1, round(args.samples_per_connection * connections))
-        configs.append(
-            (f"C={connections}, recommended", connections, limit, max_samples, RECOMMENDED)
-        )
+        recommended = f"C={connections}, recommended"
+        configs.append((recommended, connections, limit, max_samples, RECOMMENDED, None))
+        if connections in floor_at:
+            label = f"C={connections}, Inspect floor (same calls, no selfdx code)"
+            configs.append((label, connections, limit, max_samples, RECOMMENDED, floor))
         if args.no_log_samples:
             options = {**RECOMMENDED, "log_samples": False}
-            configs.append(
-                (
-                    f"C={connections}, recommended, no samples logged",
-                    connections,
-                    limit,
-                    max_samples,
-                    options,
-                )
-            )
+            label = f"C={connections}, recommended, no samples logged"
+            configs.append((label, connections, limit, max_samples, options, None))
         if connections in defaults_at:
-            configs.append((f"C={connections}, Inspect defaults", connections, limit, None, {}))
+            label = f"C={connections}, Inspect defaults"
+            configs.append((label, connections, limit, None, {}, None))
 
     results: dict[str, list[Run]] = {label: [] for label, *_ in configs}
     lock_workers: list[float] = []
@@ -186,8 +197,8 @@ def main() -> None:
     profile = LatencyProfile(mean=latency)
     for repetition in range(1, args.runs + 1):
         say(f"-- repetition {repetition}/{args.runs}")
-        for label, connections, limit, max_samples, options in configs:
-            run = run_selfdx(csv_path, latency, connections, None, max_samples, **options)
+        for label, connections, limit, max_samples, options, task in configs:
+            run = run_selfdx(csv_path, latency, connections, None, max_samples, task, **options)
             check_calls(run, total_calls)
             results[label].append(run)
             say(
@@ -215,7 +226,7 @@ def main() -> None:
         say(f"  selfdx, pools 5 (model) + 10 (judge): {run.seconds:.2f} s, peaks {run.peaks}")
 
     rows = []
-    for label, connections, limit, max_samples, _ in configs:
+    for label, connections, limit, max_samples, *_ in configs:
         seconds = [r.seconds for r in results[label]]
         rows.append(
             [
@@ -242,6 +253,21 @@ def main() -> None:
             ],
         )
     )
+    for connections in sorted(floor_at & {c for _, c, *_ in configs}):
+        ours_label = f"C={connections}, recommended"
+        floor_label = f"C={connections}, Inspect floor (same calls, no selfdx code)"
+        ratios = [
+            o.seconds / f.seconds
+            for o, f in zip(results[ours_label], results[floor_label], strict=True)
+        ]
+        cpu = [
+            o.cpu_seconds / f.cpu_seconds
+            for o, f in zip(results[ours_label], results[floor_label], strict=True)
+        ]
+        say(
+            f"C={connections}: selfdx takes {spread(ratios)}x the wall time of Inspect's floor "
+            f"and {spread(cpu)}x its CPU time (each ratio within one repetition)"
+        )
     if args.skip_reference:
         shutil.rmtree(workdir, ignore_errors=True)
         return
