@@ -58,7 +58,8 @@ def run_sweep(
 
     `processes` > 1 runs the models in that many worker processes at a time, each model in
     `log_dir/<model>` (rerun with the same `processes` to resume). Connection pools are per
-    process: the judge's `grader_connections` then hold for each model separately.
+    process: the judge's `grader_connections` then hold for each model separately. Workers are
+    spawned, so a script calling this must do so under `if __name__ == "__main__":`.
     """
     if processes < 1:
         raise ValueError("processes must be at least 1")
