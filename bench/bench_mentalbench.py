@@ -23,6 +23,9 @@ import time
 from pathlib import Path
 
 from _common import REPO_ROOT, machine, median, say, spread, table
+from inspect_ai import Task
+from inspect_ai.scorer import Score, Scorer, Target, mean, scorer
+from inspect_ai.solver import TaskState
 
 RESOURCES = REPO_ROOT.parent / "shared" / "mentalbench" / "resources"
 RECOMMENDED = {"log_realtime": False, "score_display": False}
@@ -50,10 +53,31 @@ def time_load(resources: Path) -> dict[str, float]:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+def floor_task(resources: Path) -> Task:
+    """Inspect's floor: the same samples and prompts (selfdx's prompt step, then Inspect's
+    `generate()`), and a constant score instead of parsing and scoring the replies."""
+    from selfdx.inspect_tasks.mentalbench import mentalbench
+
+    @scorer(metrics=[mean()])
+    def constant() -> Scorer:
+        async def score(state: TaskState, target: Target) -> Score:
+            return Score(value=1.0)
+
+        return score
+
+    task = mentalbench(data=str(resources), include_truncated=True)
+    return Task(dataset=task.dataset, solver=task.solver, scorer=constant(), name="inspect_floor")
+
+
 def time_eval(
-    resources: Path, latency: float, connections: int, max_samples: int, limit: int | None
+    resources: Path,
+    latency: float,
+    connections: int,
+    max_samples: int,
+    limit: int | None,
+    floor: bool = False,
 ) -> tuple[float, int]:
-    """Seconds for one eval of the task, and the calls made."""
+    """Seconds for one eval of the task (or of Inspect's floor), and the calls made."""
     from inspect_ai import eval
     from inspect_ai.model import GenerateConfig, get_model
 
@@ -70,8 +94,8 @@ def time_eval(
     try:
         start = time.perf_counter()
         logs = eval(
-            "selfdx/mentalbench",
-            task_args={"data": str(resources), "include_truncated": True},
+            floor_task(resources) if floor else "selfdx/mentalbench",
+            task_args={} if floor else {"data": str(resources), "include_truncated": True},
             model=model,
             max_samples=max_samples,
             limit=limit,
@@ -96,6 +120,12 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=100)
     parser.add_argument("--max-samples", type=int, default=None, help="default 2 x connections")
     parser.add_argument("--limit", type=int, default=None, help="only the first N items")
+    parser.add_argument(
+        "--no-floor",
+        dest="floor",
+        action="store_false",
+        help="skip Inspect's floor (the same prompts and calls, a constant score)",
+    )
     args = parser.parse_args()
     if not args.resources.is_dir():
         sys.exit(f"no MentalBench resources/ folder at {args.resources}")
@@ -117,6 +147,7 @@ def main() -> None:
     del inspect_eval, get_model
     time_eval(args.resources, 0.0, args.connections, max_samples, 20)  # warm-up
     runs = []
+    floors: list[float] = []
     for _ in range(args.throughput_runs):
         seconds, calls = time_eval(
             args.resources, args.latency, args.connections, max_samples, args.limit
@@ -127,6 +158,14 @@ def main() -> None:
             f"  eval: {calls} items in {seconds:.2f} s, {calls / seconds:.0f} items/s "
             f"(limit {calls / limit:.0f} items/s, efficiency {limit / seconds:.2f})"
         )
+        if args.floor:
+            took, floor_calls = time_eval(
+                args.resources, args.latency, args.connections, max_samples, args.limit, True
+            )
+            if floor_calls != calls:
+                raise RuntimeError(f"the floor made {floor_calls} calls, selfdx {calls}")
+            floors.append(took)
+            say(f"  Inspect floor (same prompts and calls, constant score): {took:.2f} s")
 
     say()
     say(f"machine: {machine()}")
@@ -152,6 +191,17 @@ def main() -> None:
                 f"{limit:.2f} s limit",
                 f"{median([calls / s for s in seconds]):.0f} items/s of {calls / limit:.0f}; "
                 f"efficiency {spread([limit / s for s in seconds])}",
+            ]
+        )
+    if floors:
+        calls, limit = runs[0][1], runs[0][2]
+        rows.append(
+            [
+                "Inspect floor: the same prompts and calls, a constant score",
+                spread(floors),
+                f"{limit:.2f} s limit",
+                f"{median([calls / s for s in floors]):.0f} items/s; selfdx/floor "
+                f"{spread([r[0] / f for r, f in zip(runs, floors, strict=True)])}",
             ]
         )
     say(table(rows, ["MentalBench", "seconds", "limit", "rate"]))
