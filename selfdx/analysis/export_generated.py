@@ -22,9 +22,10 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from inspect_ai.log import EvalSample, read_eval_log, read_eval_log_samples
+from inspect_ai.log import EvalSample, read_eval_log
 from pydantic import ValidationError
 
+from selfdx.analysis.logs import read_samples
 from selfdx.datasets.mentalkg_features import pair_features, selfdx_block, single_features
 from selfdx.datasets.mentalkg_profile_model import CaseProfile
 
@@ -155,7 +156,7 @@ def export_generated(
             generator, {"model": header.eval.model, "logs": [], "written": {}, "left_out": []}
         )
         summary["logs"].append(str(path))
-        for sample in read_eval_log_samples(path, all_samples_required=False):
+        for sample in read_samples(path):
             profile = profile_of(sample, path)
             narrative = sample.output.completion.strip() if sample.output else ""
             reasons = check_reasons(sample, narrative)

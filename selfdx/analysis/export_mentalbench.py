@@ -15,8 +15,9 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from inspect_ai.log import read_eval_log, read_eval_log_samples
+from inspect_ai.log import read_eval_log
 
+from selfdx.analysis.logs import read_samples
 from selfdx.datasets.mentalbench_schema import DISORDER_NAMES, LETTERS
 
 DIFFICULTY = {1: "low", 2: "medium"}
@@ -57,9 +58,7 @@ def export_mentalbench(logs: list[str], out_dir: str | Path) -> list[Path]:
         if header.eval.task.split("/")[-1] != "mentalbench":
             raise ValueError(f"{path}: task {header.eval.task} is not selfdx/mentalbench")
         model = re.sub(r"[^\w.\-]+", "-", header.eval.model.split("/")[-1])
-        for sample in read_eval_log_samples(
-            path, all_samples_required=False, exclude_fields={"events", "store"}
-        ):
+        for sample in read_samples(path, exclude_fields={"events", "store"}):
             meta = sample.metadata
             response = sample.output.completion if sample.output else ""
             choices = [choice for choice in (sample.choices or [])]

@@ -12,8 +12,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-from inspect_ai.log import EvalLog, EvalSample, read_eval_log, read_eval_log_samples
+from inspect_ai.log import EvalLog, EvalSample, read_eval_log
 
+from selfdx.analysis.logs import read_samples
 from selfdx.datasets.safe_psych import SECTION_COLUMNS
 
 STOP_REASONS: dict[str, str | None] = {
@@ -159,7 +160,7 @@ def export_safe_psych(logs: list[str], out_dir: str | Path) -> list[Path]:
         folder.mkdir(parents=True, exist_ok=True)
         target = folder / "trajectories.jsonl"
         with target.open("w", encoding="utf-8") as handle:
-            for sample in read_eval_log_samples(path, all_samples_required=False):
+            for sample in read_samples(path):
                 handle.write(json.dumps(trajectory_record(sample, header)) + "\n")
                 truth.setdefault(str(sample.id), ground_truth_record(sample))
         written.append(target)

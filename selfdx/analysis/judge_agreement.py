@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from inspect_ai.log import read_eval_log, read_eval_log_samples
+from inspect_ai.log import read_eval_log
 from sklearn.metrics import (
     accuracy_score,
     balanced_accuracy_score,
@@ -25,6 +25,8 @@ from sklearn.metrics import (
     f1_score,
 )
 from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa
+
+from selfdx.analysis.logs import read_samples
 
 FIELDS: dict[str, tuple[str, tuple[str, ...]]] = {
     "primary_answer": ("PRIMARY_ANSWER", ("committed", "differential", "none")),
@@ -101,9 +103,7 @@ def labels_from_log(log_path: str, key: pd.DataFrame) -> pd.DataFrame:
     for row in key.itertuples():
         wanted[(row.sample_id, int(row.epoch))].append((row.annotation_id, int(row.step_index)))
     rows = []
-    for sample in read_eval_log_samples(
-        log_path, all_samples_required=False, exclude_fields={"messages", "events", "attachments"}
-    ):
+    for sample in read_samples(log_path, exclude_fields={"messages", "events", "attachments"}):
         for annotation_id, step in wanted.get((str(sample.id), sample.epoch), []):
             turns = turn_labels(sample)
             if step in turns:
@@ -193,9 +193,7 @@ def annotation_sample(
         strategy = header.eval.task_args.get("strategy", "")
         if header.eval.task.split("/")[-1] != "safe_psych" or strategy == "structured_actions":
             continue
-        for sample in read_eval_log_samples(
-            path, all_samples_required=False, exclude_fields={"messages", "events"}
-        ):
+        for sample in read_samples(path, exclude_fields={"messages", "events"}):
             for turn in sample.store.get("SafePsychTrace:turns", []):
                 if not turn.get("action"):
                     continue
