@@ -148,9 +148,14 @@ def test_runs_with_errored_samples_are_flagged(tmp_path):
             raise RuntimeError("provider fell over")
         return "The presentation is most consistent with a moderate depressive episode (F32.1)."
 
-    (log,) = eval("selfdx/safe_psych", model=scripted_model(fragile),
-                  model_roles={"grader": "selfdx/rules-judge"}, display="none",
-                  log_dir=str(tmp_path / "logs"), fail_on_error=False)
+    (log,) = eval(
+        "selfdx/safe_psych",
+        model=scripted_model(fragile),
+        model_roles={"grader": "selfdx/rules-judge"},
+        display="none",
+        log_dir=str(tmp_path / "logs"),
+        fail_on_error=False,
+    )
     assert log.status == "success"
     build_report(tmp_path / "logs", tmp_path / "report", progress=False)
     runs = pd.read_csv(tmp_path / "report" / "runs.csv")
