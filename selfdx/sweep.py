@@ -61,8 +61,8 @@ def run_sweep(
     process: the judge's `grader_connections` then hold for each model separately. Workers are
     spawned, so a script calling this must do so under `if __name__ == "__main__":`.
     """
-    if processes < 1:
-        raise ValueError("processes must be at least 1")
+    if isinstance(processes, bool) or not isinstance(processes, int) or processes < 1:
+        raise ValueError(f"processes: expected a whole number of at least 1, got {processes!r}")
     common = dict(
         benchmark=benchmark,
         variants=variants,
@@ -73,11 +73,18 @@ def run_sweep(
         **eval_set_args,
     )
     if processes > 1:
+        folders = [model_log_dir(log_dir, model) for model in models]
+        if len(set(folders)) < len(folders):
+            clash = sorted(m for m, f in zip(models, folders, strict=True) if folders.count(f) > 1)
+            raise ValueError(
+                f"processes: the models {clash} would share one log folder; give each a distinct "
+                "name or run them with processes=1"
+            )
         context = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(max_workers=processes, mp_context=context) as pool:
             jobs = [
-                pool.submit(run_sweep, [model], model_log_dir(log_dir, model), **common)
-                for model in models
+                pool.submit(run_sweep, [model], folder, **common)
+                for model, folder in zip(models, folders, strict=True)
             ]
             return all([job.result() for job in jobs])
     roles = None

@@ -367,3 +367,22 @@ def test_sweep_in_two_processes_gives_each_model_its_own_resumable_eval_set(tmp_
     assert sorted(tmp_path.rglob("*.eval")) == logs
     runs, skipped = find_runs(tmp_path)
     assert sorted(run.model for run in runs) == sorted(models) and not skipped
+
+
+@pytest.mark.parametrize(
+    ("models", "processes", "message"),
+    [
+        (["selfdx/eager"], 0, "processes: expected a whole number of at least 1, got 0"),
+        (["selfdx/eager"], "2", "processes: expected a whole number of at least 1, got '2'"),
+        (
+            ["selfdx/eager", "selfdx-eager"],
+            2,
+            "processes: the models ['selfdx-eager', 'selfdx/eager'] would share one log folder",
+        ),
+    ],
+)
+def test_sweep_rejects_bad_process_settings_before_running(tmp_path, models, processes, message):
+    with pytest.raises(ValueError) as error:
+        run_sweep(models=models, log_dir=str(tmp_path), processes=processes, display="none")
+    assert str(error.value).startswith(message)
+    assert not list(tmp_path.iterdir())
