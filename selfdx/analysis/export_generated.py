@@ -28,6 +28,7 @@ from pydantic import ValidationError
 from selfdx.analysis.logs import read_samples
 from selfdx.datasets.mentalkg_features import pair_features, selfdx_block, single_features
 from selfdx.datasets.mentalkg_profile_model import CaseProfile
+from selfdx.errors import SelfdxError
 
 TASK_NAME = "mentalbench_generate"
 SCORER = "mentalbench_case_checks"
@@ -35,7 +36,7 @@ TIERS = ("low", "medium", "high")
 HIGH_SUFFIX = {"3": "both", "4a": "a", "4b": "b"}
 
 
-class ExportError(ValueError):
+class ExportError(SelfdxError):
     """A log that cannot be exported; the message names the log and the sample."""
 
 

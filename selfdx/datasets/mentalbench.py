@@ -35,6 +35,7 @@ from selfdx.datasets.mentalbench_sources import (
     read_hugging_face,
     read_resources_folder,
 )
+from selfdx.errors import ArgumentError
 
 __all__ = [
     "HF_REPO",
@@ -58,19 +59,21 @@ def load_items(
     `variants` lets the folder reader skip files of types that will not be used.
     """
     if not isinstance(data, str | Path) or not str(data).strip():
-        raise ValueError(f"data: expected 'hf', 'demo' or a path, got {data!r}")
+        raise ArgumentError(f"data: expected 'hf', 'demo' or a path, got {data!r}")
     if str(data) == "demo":
         items = read_demo()
     elif str(data) == "hf":
         items = read_hugging_face(revision)
     else:
         path = Path(data).expanduser()
+        if not path.exists():
+            raise ArgumentError(f"data: {str(data)!r} does not exist")
         if path.is_dir():
             items = read_resources_folder(path, set(variants) if variants else None)
         elif path.is_file() and path.suffix.lower() == ".csv":
             items = read_csv_file(path)
         else:
-            raise ValueError(
+            raise ArgumentError(
                 f"data: {str(data)!r} is neither 'hf', 'demo', a MentalBench resources/ folder "
                 "nor a .csv file in the Hugging Face schema"
             )

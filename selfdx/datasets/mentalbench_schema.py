@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from selfdx.errors import SelfdxError
+
 # The 23 MentalKG disorders (`knowledge_graph/EN/disorder.json`, paper App. B).
 DISORDER_NAMES: dict[str, str] = {
     "D001": "Attention-Deficit/Hyperactivity Disorder (Combined Presentation)",
@@ -72,7 +74,7 @@ OPTION_LINE_RE = re.compile(r"^([A-Z])\.\s+(\S.*?)\s*$")
 ANSWER_RE = re.compile(r"^\s*([A-D](?:\s*&\s*[A-D])*)\s*\.\s*(\S.*?)\s*$", re.DOTALL)
 
 
-class MentalBenchDataError(ValueError):
+class MentalBenchDataError(SelfdxError):
     """A MentalBench record that does not follow the published schema."""
 
 

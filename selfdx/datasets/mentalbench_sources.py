@@ -27,6 +27,7 @@ from selfdx.datasets.mentalbench_schema import (
     parse_number,
     parse_options,
 )
+from selfdx.errors import SelfdxError
 
 logger = logging.getLogger(__name__)
 
@@ -44,7 +45,7 @@ HIGH_VARIANT = {"type3/main": "3", "type4/a_main": "4a", "type4/b_main": "4b"}
 ITEM_FIELDS = frozenset({"question", "options", "answer"})
 
 
-class MentalBenchSourceError(RuntimeError):
+class MentalBenchSourceError(SelfdxError, RuntimeError):
     """A MentalBench source that cannot be reached or recognised."""
 
 

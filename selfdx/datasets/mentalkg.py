@@ -17,6 +17,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from selfdx.errors import SelfdxError
+
 if TYPE_CHECKING:
     import networkx as nx
 
@@ -28,7 +30,7 @@ DURATION_TEXT = re.compile(
 )
 
 
-class MentalKGError(ValueError):
+class MentalKGError(SelfdxError):
     """A MentalKG folder that is missing a file or breaks the published schema."""
 
 

@@ -16,6 +16,7 @@ from inspect_ai.dataset import MemoryDataset, Sample
 
 from selfdx.datasets.csv_files import read_csv_rows
 from selfdx.datasets.icd10 import CODE_PARTS, normalize_code
+from selfdx.errors import SelfdxError
 
 logger = logging.getLogger(__name__)
 
@@ -57,7 +58,7 @@ _TRUE = {"1", "1.0", "true", "yes"}
 _FALSE = {"0", "0.0", "false", "no"}
 
 
-class SafePsychDataError(ValueError):
+class SafePsychDataError(SelfdxError):
     """A Safe-Psych input file or record that cannot be used, with where and why."""
 
 
