@@ -57,15 +57,15 @@ def cmd_export(args: argparse.Namespace) -> int:
     if args.benchmark == "safe-psych":
         from selfdx.analysis.export_safe_psych import export_safe_psych
 
-        written = export_safe_psych(log_files(args.logs), args.out)
+        written = export_safe_psych(log_files(args.logs), args.out, force=args.force)
     elif args.benchmark == "generated":
         from selfdx.analysis.export_generated import export_generated
 
-        written = export_generated(log_files(args.logs), args.out)
+        written = export_generated(log_files(args.logs), args.out, force=args.force)
     else:
         from selfdx.analysis.export_mentalbench import export_mentalbench
 
-        written = export_mentalbench(log_files(args.logs), args.out)
+        written = export_mentalbench(log_files(args.logs), args.out, force=args.force)
     for path in written:
         print(path)
     return 0
@@ -125,6 +125,11 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("benchmark", choices=["safe-psych", "mentalbench", "generated"])
     export.add_argument("logs", nargs="+", help="log files or directories")
     export.add_argument("--out", required=True, help="output directory")
+    export.add_argument(
+        "--force",
+        action="store_true",
+        help="write into a non-empty --out (the previous export's files there are replaced)",
+    )
     export.set_defaults(run=cmd_export)
 
     agree = commands.add_parser("judge-agreement", help="judge versus human annotations")

@@ -26,6 +26,7 @@ from inspect_ai.log import EvalSample, read_eval_log
 from pydantic import ValidationError
 
 from selfdx.analysis.logs import read_samples
+from selfdx.analysis.outputs import warn
 from selfdx.datasets.mentalkg_features import pair_features, selfdx_block, single_features
 from selfdx.datasets.mentalkg_profile_model import CaseProfile
 from selfdx.errors import SelfdxError
@@ -139,9 +140,11 @@ def add_features(
 
 
 def export_generated(
-    logs: list[str], out_dir: str | Path, include_rejected: bool = False
+    logs: list[str], out_dir: str | Path, include_rejected: bool = False, force: bool = False
 ) -> list[Path]:
-    """Write the cases of `logs` under `out_dir`; return the files written."""
+    """Write the cases of `logs` under `out_dir`; return the files written.
+
+    An existing file is never overwritten unless `force`."""
     out = Path(out_dir)
     items: dict[Path, dict[str, Any]] = defaultdict(dict)
     features: dict[Path, dict[str, Any]] = defaultdict(dict)
@@ -157,6 +160,9 @@ def export_generated(
             generator, {"model": header.eval.model, "logs": [], "written": {}, "left_out": []}
         )
         summary["logs"].append(str(path))
+        if header.status != "success":
+            warn(f"{path}: status {header.status}; only its finished samples are exported")
+            summary.setdefault("unfinished_logs", {})[str(path)] = header.status
         for sample in read_samples(path):
             profile = profile_of(sample, path)
             narrative = sample.output.completion.strip() if sample.output else ""
@@ -184,7 +190,7 @@ def export_generated(
             )
             written = summary["written"]
             written[profile.variant] = written.get(profile.variant, 0) + 1
-    return write_all(out, items, features, summaries)
+    return write_all(out, items, features, summaries, force)
 
 
 def write_all(
@@ -192,13 +198,17 @@ def write_all(
     items: dict[Path, dict[str, Any]],
     features: dict[Path, dict[str, Any]],
     summaries: dict[str, dict[str, Any]],
+    force: bool = False,
 ) -> list[Path]:
     dataset = out / "dataset"
     files = {dataset / rel: content for rel, content in (*items.items(), *features.items())}
     files |= {out / f"export_{generator}.json": summary for generator, summary in summaries.items()}
     existing = [path for path in files if path.exists()]
-    if existing:
-        raise ExportError(f"{existing[0]} already exists; export to a new folder")
+    if existing and not force:
+        raise ExportError(
+            f"{existing[0]} already exists; export to a new folder (or pass --force to write "
+            "over it)"
+        )
     for tier in TIERS:
         (dataset / tier).mkdir(parents=True, exist_ok=True)
     for path, content in sorted(files.items()):

@@ -9,16 +9,20 @@ and the raw `response`, so the authors' scoring scripts can read selfdx runs.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from inspect_ai.log import read_eval_log
+from inspect_ai.log import EvalLog
 
-from selfdx.analysis.logs import read_samples
+from selfdx.analysis.identity import data_source
+from selfdx.analysis.logs import read_header, read_samples
+from selfdx.analysis.outputs import check_export_folder, finish, previous_files, warn
 from selfdx.datasets.mentalbench_schema import DISORDER_NAMES, LETTERS
+from selfdx.errors import SelfdxError
 
 DIFFICULTY = {1: "low", 2: "medium"}
 
@@ -49,26 +53,80 @@ def relative_file(meta: dict[str, Any], model: str) -> Path:
     return base / "type4" / f"{meta['variant'][-1]}_main_{generator}.json"
 
 
-def export_mentalbench(logs: list[str], out_dir: str | Path) -> list[Path]:
-    """Write every log's items and responses in the released output layout under `out_dir`."""
+KIND = "export mentalbench"
+
+
+def model_folders(headers: dict[str, EvalLog]) -> dict[str, str]:
+    """The model folder of each log: the model's short name, with `_data-<hash>` where one
+    model's logs come from more than one data source (demo, a Hub revision, a path)."""
+    short = {p: re.sub(r"[^\w.\-]+", "-", h.eval.model.split("/")[-1]) for p, h in headers.items()}
+    sources = {path: data_source(header) for path, header in headers.items()}
+    folders = {}
+    for path, name in short.items():
+        if len({sources[p] for p in headers if short[p] == name}) > 1:
+            digest = hashlib.sha256(sources[path].encode("utf-8")).hexdigest()[:8]
+            name = f"{name}_data-{digest}"
+        folders[path] = name
+    return folders
+
+
+def export_mentalbench(logs: list[str], out_dir: str | Path, force: bool = False) -> list[Path]:
+    """Write every log's items and responses in the released output layout under `out_dir`.
+
+    Logs of one model and one data source share the model folder (types run as separate tasks
+    come together); an item answered twice there (two logs of the same items) is refused.
+    Where a model folder holds more than one epoch, each epoch gets its own folder
+    `<model>_epoch-<n>`, since a file keys its records by item id. Every record carries `epoch`
+    and the log's `log_status`; a log that did not finish is exported with a warning. A
+    non-empty `out_dir` is refused unless `force`.
+    """
     out = Path(out_dir)
-    files: dict[Path, dict[str, Any]] = defaultdict(dict)
+    if not logs:
+        raise SelfdxError("no logs to export (the paths given hold no .eval or .json logs)")
+    check_export_folder(out, force)
+    previous_files(out, KIND)
+    headers: dict[str, EvalLog] = {}
     for path in logs:
-        header = read_eval_log(path, header_only=True)
+        header = read_header(path)
         if header.eval.task.split("/")[-1] != "mentalbench":
-            raise ValueError(f"{path}: task {header.eval.task} is not selfdx/mentalbench")
-        model = re.sub(r"[^\w.\-]+", "-", header.eval.model.split("/")[-1])
+            raise SelfdxError(f"{path}: task {header.eval.task} is not selfdx/mentalbench")
+        headers[path] = header
+    folders = model_folders(headers)
+    several_epochs = {
+        folders[path] for path, header in headers.items() if (header.eval.config.epochs or 1) > 1
+    }
+    files: dict[Path, dict[str, Any]] = defaultdict(dict)
+    origin: dict[tuple[Path, str], str] = {}
+    for path, header in headers.items():
+        if header.status != "success":
+            warn(
+                f"{path}: status {header.status}; only its finished samples are exported, "
+                f"each with log_status {header.status!r}"
+            )
         for sample in read_samples(path, exclude_fields={"events", "store"}):
             meta = sample.metadata
+            model = folders[path]
+            if model in several_epochs:
+                model = f"{model}_epoch-{sample.epoch}"
+            target = out / relative_file(meta, model)
+            if (target, meta["item_key"]) in origin:
+                raise SelfdxError(
+                    f"item {meta['item_key']} of {target.relative_to(out)} is answered in both "
+                    f"{origin[(target, meta['item_key'])]} and {path}; export them separately"
+                )
+            origin[(target, meta["item_key"])] = path
             response = sample.output.completion if sample.output else ""
             choices = [choice for choice in (sample.choices or [])]
-            files[out / relative_file(meta, model)][meta["item_key"]] = {
+            files[target][meta["item_key"]] = {
                 "question": sample.input if isinstance(sample.input, str) else "",
                 "option": options_string(choices),
                 "answer": answer_string(meta["gold_codes"], meta["option_codes"]),
                 "response": response,
+                "epoch": sample.epoch,
+                "log_status": header.status,
             }
     for target, records in files.items():
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(json.dumps(records, indent=1, ensure_ascii=False), encoding="utf-8")
+    finish(out, KIND, list(files))
     return sorted(files)

@@ -12,10 +12,13 @@ import re
 from pathlib import Path
 from typing import Any
 
-from inspect_ai.log import EvalLog, EvalSample, read_eval_log
+from inspect_ai.log import EvalLog, EvalSample
 
-from selfdx.analysis.logs import read_samples
+from selfdx.analysis.identity import data_identity
+from selfdx.analysis.logs import read_header, read_samples
+from selfdx.analysis.outputs import check_export_folder, finish, previous_files, warn
 from selfdx.datasets.safe_psych import SECTION_COLUMNS
+from selfdx.errors import SelfdxError
 
 STOP_REASONS: dict[str, str | None] = {
     "Diagnose": "Diagnose",
@@ -109,6 +112,8 @@ def trajectory_record(sample: EvalSample, log: EvalLog) -> dict[str, Any]:
     grader = (log.eval.model_roles or {}).get("grader")
     return {
         "sample_id": str(sample.id),
+        "epoch": sample.epoch,
+        "log_status": log.status,
         "num_sections_total": sample.metadata["num_stages"],
         "num_steps_executed": len(turns),
         "stopping_reason": STOP_REASONS.get(store.get("SafePsychTrace:stop_reason", ""), None),
@@ -147,24 +152,74 @@ def run_name(log: EvalLog) -> str:
     )
 
 
-def export_safe_psych(logs: list[str], out_dir: str | Path) -> list[Path]:
-    """Write each log's trajectories and the union of their ground truth under `out_dir`."""
+KIND = "export safe-psych"
+
+
+def folder_names(headers: dict[str, EvalLog]) -> dict[str, str]:
+    """A run folder per log: the reference's name, and `_data-<id>` after it where logs of one
+    name ran on different data. Two logs of one name and the same data are refused, since
+    their trajectories would mix in one folder."""
+    names = {path: run_name(header) for path, header in headers.items()}
+    ids = {path: data_identity(header).id for path, header in headers.items()}
+    for path in headers:
+        if len({ids[p] for p in headers if names[p] == names[path]}) > 1:
+            names[path] = f"{names[path]}_data-{ids[path][:8]}"
+    first: dict[str, str] = {}
+    for path, name in names.items():
+        if name in first:
+            raise SelfdxError(
+                f"{first[name]} and {path} are the same run ({name}) on the same data; their "
+                "trajectories would mix in one folder: export them separately"
+            )
+        first[name] = path
+    return names
+
+
+def export_safe_psych(logs: list[str], out_dir: str | Path, force: bool = False) -> list[Path]:
+    """Write each log's trajectories and the union of their ground truth under `out_dir`.
+
+    Refuses a non-empty `out_dir` unless `force` (then the previous export's files that are not
+    written again are removed). Every record carries its `epoch` and the log's `log_status`; a
+    log that did not finish is exported with a warning.
+    """
     out = Path(out_dir)
+    if not logs:
+        raise SelfdxError("no logs to export (the paths given hold no .eval or .json logs)")
+    check_export_folder(out, force)
+    previous_files(out, KIND)
+    headers: dict[str, EvalLog] = {}
+    for path in logs:
+        header = read_header(path)
+        if header.eval.task.split("/")[-1] != "safe_psych":
+            raise SelfdxError(f"{path}: task {header.eval.task} is not selfdx/safe_psych")
+        headers[path] = header
+    names = folder_names(headers)
     written: list[Path] = []
     truth: dict[str, dict[str, Any]] = {}
-    for path in logs:
-        header = read_eval_log(path, header_only=True)
-        if header.eval.task.split("/")[-1] != "safe_psych":
-            raise ValueError(f"{path}: task {header.eval.task} is not selfdx/safe_psych")
-        folder = out / "runs" / run_name(header)
+    truth_from: dict[str, str] = {}
+    for path, header in headers.items():
+        if header.status != "success":
+            warn(
+                f"{path}: status {header.status}; only its finished samples are exported, "
+                f"each with log_status {header.status!r}"
+            )
+        folder = out / "runs" / names[path]
         folder.mkdir(parents=True, exist_ok=True)
         target = folder / "trajectories.jsonl"
         with target.open("w", encoding="utf-8") as handle:
             for sample in read_samples(path):
                 handle.write(json.dumps(trajectory_record(sample, header)) + "\n")
-                truth.setdefault(str(sample.id), ground_truth_record(sample))
+                record = ground_truth_record(sample)
+                case = record["id"]
+                if truth.setdefault(case, record) != record:
+                    raise SelfdxError(
+                        f"case {case} differs between {truth_from[case]} and {path} (different "
+                        "data under one id); export them to separate folders"
+                    )
+                truth_from.setdefault(case, path)
         written.append(target)
     gt_path = out / "data_gt.json"
     gt_path.write_text(json.dumps(list(truth.values()), indent=1), encoding="utf-8")
     written.append(gt_path)
+    finish(out, KIND, written)
     return written

@@ -7,7 +7,9 @@ whole transcripts.
 
 from __future__ import annotations
 
+import json
 import math
+from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +25,9 @@ from inspect_ai.log import (
     read_eval_log_samples_by_id,
 )
 from tqdm import tqdm
+
+from selfdx.analysis.identity import data_identity, grouping_key, settings
+from selfdx.errors import SelfdxError
 
 BENCHMARKS = ("safe_psych", "mentalbench")
 # Samples read per call of `read_eval_log_samples_by_id`. Each call parses the log's zip directory
@@ -47,11 +52,21 @@ class Run:
     scorers: list[str] = field(default_factory=list)
     total_samples: int = 0
     completed_samples: int = 0
+    data_source: str = ""
+    data_id: str = ""
+    data_cases: int = 0
+    dataset: str = ""  # the label of the data in tables (set by `label_runs`)
+    group: str = ""  # grouping key: equal exactly for repeats of one configuration
+    settings: dict[str, Any] = field(default_factory=dict)
 
     @property
-    def key(self) -> tuple[str, str, str, str]:
-        """Runs sharing this key are repeats (seeds) of one configuration."""
-        return (self.benchmark, self.model, self.variant, self.judge or "")
+    def key(self) -> tuple[str, str, str, str, str]:
+        """Runs sharing this key are repeats (seeds) of one configuration (see `label_runs`)."""
+        return (self.benchmark, self.model, self.variant, self.judge or "", self.dataset)
+
+    @property
+    def is_demo(self) -> bool:
+        return self.data_source == "demo"
 
 
 def benchmark_of(task: str) -> str | None:
@@ -83,6 +98,7 @@ def run_from_header(path: str, log: EvalLog) -> Run | None:
     grader = roles.get("grader")
     seed = log.eval.model_generate_config.seed if log.eval.model_generate_config else None
     scorers = [score.name for score in (log.results.scores if log.results else [])]
+    identity = data_identity(log)
     return Run(
         path=path,
         benchmark=benchmark,
@@ -97,15 +113,90 @@ def run_from_header(path: str, log: EvalLog) -> Run | None:
         scorers=sorted({s.split("/")[0] for s in scorers}),
         total_samples=log.results.total_samples if log.results else 0,
         completed_samples=log.results.completed_samples if log.results else 0,
+        data_source=identity.source,
+        data_id=identity.id,
+        data_cases=identity.cases,
+        dataset=identity.source,
+        group=grouping_key(log, grader.model if grader else None),
+        settings=settings(log),
     )
 
 
+def label_runs(runs: list[Run]) -> None:
+    """Give runs labels that tell their configurations apart, so that `Run.key` is equal for two
+    runs exactly when their grouping keys are.
+
+    The dataset label is the data source; where one source covers several data identities (a
+    `--limit` subset, a changed file), the number of cases and the identity are added. Where runs
+    that look alike differ in other settings (task arguments, sampling settings, model
+    arguments), the settings that differ are added to the variant.
+    """
+    ids_by_source: dict[str, set[str]] = defaultdict(set)
+    for run in runs:
+        ids_by_source[run.data_source].add(run.data_id)
+    for run in runs:
+        run.dataset = run.data_source
+        if len(ids_by_source[run.data_source]) > 1:
+            run.dataset += f" · {run.data_cases} cases · {run.data_id[:8]}"
+    alike: dict[tuple, list[Run]] = defaultdict(list)
+    for run in runs:
+        alike[run.key].append(run)
+    for group in alike.values():
+        if len({run.group for run in group}) == 1:
+            continue
+        names = sorted({name for run in group for name in run.settings})
+        differing = [
+            name for name in names if len({_text(run.settings.get(name)) for run in group}) > 1
+        ]
+        for run in group:
+            shown = ", ".join(f"{n}={_text(run.settings.get(n))}" for n in differing)
+            run.variant = f"{run.variant} ({shown})"
+    groups_by_key: dict[tuple, set[str]] = defaultdict(set)
+    for run in runs:
+        groups_by_key[run.key].add(run.group)
+    for run in runs:  # a last resort that cannot merge two configurations
+        if len(groups_by_key[run.key]) > 1:
+            run.variant = f"{run.variant} [{run.group[:8]}]"
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, default=str)
+
+
+def read_header(path: str) -> EvalLog:
+    """A log's header; a SelfdxError naming the file when it cannot be read (cut short, not a
+    log)."""
+    try:
+        return read_eval_log(path, header_only=True)
+    except Exception as exc:  # zip, JSON and validation errors all mean "not a readable log"
+        raise SelfdxError(f"{path.removeprefix('file://')}: {unreadable(exc)}") from exc
+
+
+def unreadable(exc: BaseException) -> str:
+    return f"not a readable Inspect log (truncated or corrupt?): {type(exc).__name__}: {exc}"
+
+
 def find_runs(log_dir: str | Path) -> tuple[list[Run], list[tuple[str, str]]]:
-    """Every selfdx run under `log_dir`, plus (path, reason) for each log left out."""
+    """Every selfdx run under `log_dir`, plus (path, reason) for each log left out.
+
+    A log that cannot be read is left out with the reason; a missing directory, or one with no
+    logs at all, is an error.
+    """
+    folder = Path(str(log_dir).removeprefix("file://"))
+    if "://" not in str(log_dir) and not folder.is_dir():
+        what = "is not a directory" if folder.exists() else "does not exist"
+        raise SelfdxError(f"log directory {log_dir} {what}")
     runs: list[Run] = []
     skipped: list[tuple[str, str]] = []
-    for info in list_eval_logs(str(log_dir), recursive=True, descending=False):
-        header = read_eval_log(info.name, header_only=True)
+    infos = list_eval_logs(str(log_dir), recursive=True, descending=False)
+    if not infos:
+        raise SelfdxError(f"log directory {log_dir} holds no Inspect logs (.eval or .json)")
+    for info in infos:
+        try:
+            header = read_eval_log(info.name, header_only=True)
+        except Exception as exc:  # one broken file must not hide the other logs
+            skipped.append((info.name, unreadable(exc)))
+            continue
         run = run_from_header(info.name, header)
         if run is None:
             skipped.append((info.name, f"task {header.eval.task} is not a selfdx benchmark"))
@@ -113,6 +204,7 @@ def find_runs(log_dir: str | Path) -> tuple[list[Run], list[tuple[str, str]]]:
             skipped.append((info.name, f"status {header.status}: rerun or `inspect eval-retry` it"))
         else:
             runs.append(run)
+    label_runs(runs)
     return runs, skipped
 
 
@@ -180,4 +272,13 @@ def read_samples(
 def stream_samples(runs: list[Run], progress: bool = True) -> Iterator[tuple[Run, EvalSample]]:
     """Yield (run, sample) for every sample of every run, with a progress bar per run."""
     for run in tqdm(runs, desc="reading logs", unit="log", disable=not progress):
-        yield from ((run, sample) for sample in read_samples(run.path))
+        try:
+            for sample in read_samples(run.path):
+                yield run, sample
+        except SelfdxError:
+            raise
+        except Exception as exc:  # a log whose header reads but whose samples do not
+            raise SelfdxError(
+                f"{run.path.removeprefix('file://')}: its samples cannot be read (truncated or "
+                f"corrupt?): {type(exc).__name__}: {exc}; move it out of the log directory"
+            ) from exc

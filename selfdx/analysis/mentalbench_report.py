@@ -5,6 +5,7 @@ and the figures (accuracy by type, models x disorders heatmap, error shares, Typ
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter, defaultdict
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from inspect_ai.log import EvalSample
 
 from selfdx.analysis.figures import Figure, save, subplots
 from selfdx.analysis.logs import Run, score_values
-from selfdx.analysis.metric_table import Cell, ConfigKey, MetricAccumulator
+from selfdx.analysis.metric_table import KEY_COLUMNS, Cell, ConfigKey, MetricAccumulator
 from selfdx.datasets.mentalbench_schema import DISORDER_NAMES, LETTERS
 from selfdx.scorers.mentalbench_metrics import ERROR_KEYS
 
@@ -33,6 +34,17 @@ METRIC_GROUPS = {
     ],
 }
 TYPE_LABELS = {1: "Type 1", 2: "Type 2", 3: "Type 3", 4: "Type 4"}
+Config = tuple[str, str, str, str]  # model, variant, judge, dataset
+CODE = re.compile(r"D\d{3}")
+
+
+def disorder_names(codes: str) -> str:
+    """MentalKG's names of the disorders coded in `codes` (`D001-D005`, `D001 & D005`), joined
+    by ` & `; text without codes (`unparsed`, `none`) as it is."""
+    found = CODE.findall(codes)
+    if not found:
+        return codes
+    return " & ".join(DISORDER_NAMES.get(code, code) for code in found)
 
 
 class MentalBenchCollector:
@@ -42,12 +54,12 @@ class MentalBenchCollector:
 
     def __init__(self) -> None:
         self.metrics = MetricAccumulator()
-        # (model, variant, judge) -> type -> disorder or pair code -> [correct, total]
-        self.per_code: dict[tuple[str, str], dict[int, dict[str, list[int]]]] = defaultdict(
+        # (model, variant, judge, dataset) -> type -> disorder or pair code -> [correct, total]
+        self.per_code: dict[Config, dict[int, dict[str, list[int]]]] = defaultdict(
             lambda: defaultdict(lambda: defaultdict(lambda: [0, 0]))
         )
-        self.categories: dict[tuple[str, str], Counter] = defaultdict(Counter)
-        self.confusions: dict[tuple[str, str], Counter] = defaultdict(Counter)
+        self.categories: dict[Config, Counter] = defaultdict(Counter)
+        self.confusions: dict[Config, Counter] = defaultdict(Counter)
 
     def add(self, run: Run, sample: EvalSample) -> None:
         meta = sample.metadata
@@ -75,7 +87,7 @@ class MentalBenchCollector:
                     self.metrics.add_ratio(run, cluster, name, value, 1.0, group)
             for name, (numerator, denominator) in ratio_parts.items():
                 self.metrics.add_ratio(run, cluster, name, numerator, denominator, group)
-        config = (run.model, run.variant)
+        config: Config = run.key[1:]
         cell = self.per_code[config][type_][meta["code"]]
         cell[0] += int(values["accuracy"] == 1.0)
         cell[1] += 1
@@ -102,27 +114,28 @@ class MentalBenchCollector:
         """Accuracy per disorder (Types 1-2) or pair (Types 3-4), and Type 4 confusions."""
         rows = [
             {
-                "model": model,
-                "variant": variant,
+                **dict(zip(KEY_COLUMNS, config, strict=True)),
                 "type": type_,
                 "code": code,
+                "disorder": disorder_names(code),
                 "correct": correct,
                 "total": total,
                 "accuracy": correct / total,
             }
-            for (model, variant), types in self.per_code.items()
+            for config, types in self.per_code.items()
             for type_, codes in sorted(types.items())
             for code, (correct, total) in sorted(codes.items())
         ]
         confusion_rows = [
             {
-                "model": model,
-                "variant": variant,
+                **dict(zip(KEY_COLUMNS, config, strict=True)),
                 "gold": gold,
+                "gold_names": disorder_names(gold),
                 "predicted": predicted,
+                "predicted_names": disorder_names(predicted),
                 "count": count,
             }
-            for (model, variant), counter in self.confusions.items()
+            for config, counter in self.confusions.items()
             for (gold, predicted), count in counter.most_common()
         ]
         tables = {"by_code": pd.DataFrame(rows)}
@@ -142,25 +155,36 @@ class MentalBenchCollector:
             figures.append(self._confusions(out_dir))
         return figures
 
-    def _configs(self) -> list[tuple[str, str]]:
+    def _configs(self) -> list[Config]:
         return list(self.per_code)
+
+    def _names(self) -> list[str]:
+        """A label per configuration: the model, with what tells alike models apart."""
+        configs = self._configs()
+        labels = []
+        for model, variant, judge, dataset in configs:
+            label = model
+            if len({c[1] for c in configs}) > 1:
+                label += f" ({variant})"
+            if judge and len({c[2] for c in configs}) > 1:
+                label += f" (judge {judge})"
+            if len({c[3] for c in configs}) > 1:
+                label += f" [{dataset}]"
+            labels.append(label)
+        return labels
 
     def _accuracy_by_type(self, out_dir: Path, cells) -> Figure:
         configs = self._configs()
         fig, axes = subplots(1, width=max(6.0, 1.2 * len(configs) + 3))
         ax = axes[0]
         width = 0.8 / max(len(configs), 1)
-        for index, (model, variant) in enumerate(configs):
+        for index, ((model, variant, judge, dataset), label) in enumerate(
+            zip(configs, self._names(), strict=True)
+        ):
             values, lows, highs = [], [], []
             for type_ in (1, 2, 3, 4):
-                key = next(
-                    (
-                        k
-                        for k in cells
-                        if k[1] == model and k[2] == f"{variant} · {TYPE_LABELS[type_]}"
-                    ),
-                    None,
-                )
+                key = ("mentalbench", model, f"{variant} · {TYPE_LABELS[type_]}", judge, dataset)
+                key = key if key in cells else None
                 cell = cells[key]["accuracy"] if key else None
                 values.append(cell.value if cell else math.nan)
                 lows.append(cell.value - cell.low if cell and not math.isnan(cell.low) else 0)
@@ -172,7 +196,7 @@ class MentalBenchCollector:
                 width,
                 yerr=[lows, highs],
                 capsize=2,
-                label=model if len({v for _, v in configs}) == 1 else f"{model} ({variant})",
+                label=label,
             )
         ax.set_xticks(range(4), [TYPE_LABELS[t] for t in (1, 2, 3, 4)])
         ax.set(ylabel="exact-match accuracy", ylim=(0, 1.05))
@@ -201,7 +225,7 @@ class MentalBenchCollector:
         ax = axes[0]
         image = ax.imshow(matrix, vmin=0, vmax=1, cmap="viridis", aspect="auto")
         ax.set_xticks(range(len(codes)), codes, rotation=90, fontsize=7)
-        ax.set_yticks(range(len(configs)), [m for m, _ in configs], fontsize=7)
+        ax.set_yticks(range(len(configs)), self._names(), fontsize=7)
         for (row, column), value in np.ndenumerate(matrix):
             if not np.isnan(value):
                 ax.text(
@@ -215,7 +239,7 @@ class MentalBenchCollector:
                 )
         fig.colorbar(image, ax=ax, label="accuracy")
         ax.set_title(f"{TYPE_LABELS[type_]} accuracy per disorder")
-        names = "; ".join(f"{c} {DISORDER_NAMES.get(c, '')}" for c in codes)
+        names = "; ".join(f"{c} {disorder_names(c)}" for c in codes)
         return save(
             fig,
             out_dir,
@@ -237,9 +261,7 @@ class MentalBenchCollector:
                 shares.append(counts[category] / max(sum(counts.values()), 1))
             ax.bar(range(len(configs)), shares, bottom=bottoms, label=category)
             bottoms += np.array(shares)
-        ax.set_xticks(
-            range(len(configs)), [m for m, _ in configs], rotation=45, ha="right", fontsize=7
-        )
+        ax.set_xticks(range(len(configs)), self._names(), rotation=45, ha="right", fontsize=7)
         ax.set(ylabel="share of items", ylim=(0, 1))
         ax.legend(fontsize=7)
         return save(
@@ -260,7 +282,9 @@ class MentalBenchCollector:
         ax = axes[0]
         ax.barh(range(len(common)), [count for _, count in common])
         ax.set_yticks(
-            range(len(common)), [f"{gold} → {chosen}" for (gold, chosen), _ in common], fontsize=7
+            range(len(common)),
+            [f"{disorder_names(gold)} → {disorder_names(chosen)}" for (gold, chosen), _ in common],
+            fontsize=7,
         )
         ax.set(xlabel="wrong Type 4 answers (pooled over models)")
         return save(
@@ -268,5 +292,5 @@ class MentalBenchCollector:
             out_dir,
             "mentalbench_type4_confusions",
             "Most frequent Type 4 confusions",
-            "Gold disorder → disorder(s) chosen instead, pooled over models; codes as in MentalKG.",
+            "Gold disorder → disorder(s) chosen instead, pooled over models; names as in MentalKG.",
         )

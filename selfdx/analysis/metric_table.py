@@ -13,11 +13,13 @@ from selfdx.analysis.logs import Run
 from selfdx.analysis.statistics import (
     bootstrap_interval,
     case_means,
+    clip_to_range,
     ratio_bootstrap_interval,
     t_interval,
 )
 
-ConfigKey = tuple[str, str, str, str]  # benchmark, model, variant, judge
+ConfigKey = tuple[str, str, str, str, str]  # benchmark, model, variant, judge, dataset
+KEY_COLUMNS = ["model", "variant", "judge", "dataset"]
 
 
 @dataclass(frozen=True)
@@ -32,6 +34,21 @@ class Cell:
     seed_low: float = math.nan
     seed_high: float = math.nan
     runs: int = 1
+    seed_clipped: bool = False  # the t interval reached past [0, 1] and was cut to it
+
+
+def seed_cell(value: float, low: float, high: float, n_cases: int, per_run: list[float]) -> Cell:
+    """A cell with the over-run (seed) interval when there are several runs.
+
+    Every metric of the report is a rate in [0, 1]. The bootstrap interval stays inside by
+    construction; the Student-t interval over a few runs can reach past it (three runs at
+    0.90, 0.95 and 1.00 give [0.83, 1.07]), so it is clipped to [0, 1] and marked as clipped.
+    """
+    if len(per_run) < 2:
+        return Cell(value, low, high, n_cases, runs=len(per_run))
+    mean, seed_low, seed_high = t_interval(per_run)
+    seed_low, seed_high, clipped = clip_to_range(seed_low, seed_high)
+    return Cell(value, low, high, n_cases, mean, seed_low, seed_high, len(per_run), clipped)
 
 
 class MetricAccumulator:
@@ -56,7 +73,8 @@ class MetricAccumulator:
     def _key(self, run: Run, group: str | None) -> ConfigKey:
         if group is None:
             return run.key
-        return (run.key[0], run.key[1], f"{run.key[2]} · {group}", run.key[3])
+        benchmark, model, variant, judge, dataset = run.key
+        return (benchmark, model, f"{variant} · {group}", judge, dataset)
 
     def add_ratio(
         self,
@@ -104,12 +122,7 @@ class MetricAccumulator:
                     float(np.nanmean(v)) if any(not math.isnan(x) for x in v) else math.nan
                     for v in self.by_run[key][metric].values()
                 ]
-                seed_mean, seed_low, seed_high = (
-                    t_interval(per_run) if len(per_run) > 1 else (math.nan,) * 3
-                )
-                table[key][metric] = Cell(
-                    value, low, high, len(means), seed_mean, seed_low, seed_high, len(per_run)
-                )
+                table[key][metric] = seed_cell(value, low, high, len(means), per_run)
         return table
 
     def _ratio_cell(self, key: ConfigKey, metric: str) -> Cell:
@@ -119,14 +132,13 @@ class MetricAccumulator:
         value = float(numerators.sum() / total) if total else math.nan
         low, high = ratio_bootstrap_interval(numerators, denominators)
         per_run = [n / d if d else math.nan for n, d in self.ratio_runs[key][metric].values()]
-        seed = t_interval(per_run) if len(per_run) > 1 else (math.nan,) * 3
-        return Cell(value, low, high, len(pairs), *seed, len(per_run))
+        return seed_cell(value, low, high, len(pairs), per_run)
 
 
 def long_frame(cells: dict[ConfigKey, dict[str, Cell]]) -> pd.DataFrame:
     """One row per configuration and metric (the CSV layout)."""
     rows = []
-    for (benchmark, model, variant, judge), metrics in cells.items():
+    for (benchmark, model, variant, judge, dataset), metrics in cells.items():
         for metric, cell in metrics.items():
             rows.append(
                 {
@@ -134,6 +146,7 @@ def long_frame(cells: dict[ConfigKey, dict[str, Cell]]) -> pd.DataFrame:
                     "model": model,
                     "variant": variant,
                     "judge": judge or "",
+                    "dataset": dataset,
                     "metric": metric,
                     "value": cell.value,
                     "ci_low": cell.low,
@@ -143,6 +156,7 @@ def long_frame(cells: dict[ConfigKey, dict[str, Cell]]) -> pd.DataFrame:
                     "seed_mean": cell.seed_mean,
                     "seed_ci_low": cell.seed_low,
                     "seed_ci_high": cell.seed_high,
+                    "seed_ci_clipped": cell.seed_clipped,
                 }
             )
     return pd.DataFrame(rows)
@@ -157,28 +171,45 @@ def format_cell(cell: Cell) -> str:
         text += f" [{cell.low:.3f}, {cell.high:.3f}]"
     if cell.runs > 1 and not math.isnan(cell.seed_low):
         text += f"; seeds {cell.seed_mean:.3f} ± t [{cell.seed_low:.3f}, {cell.seed_high:.3f}]"
+        if cell.seed_clipped:
+            text += " (clipped to [0, 1])"
     return text
+
+
+def wide_frame(cells: dict[ConfigKey, dict[str, Cell]], metrics: list[str]) -> pd.DataFrame:
+    """One row per configuration, one column per metric, cells as text (Markdown and HTML)."""
+    rows = []
+    for (_, model, variant, judge, dataset), row in cells.items():
+        runs = max((cell.runs for cell in row.values()), default=0)
+        values = {m: format_cell(row[m]) if m in row else "–" for m in metrics}
+        keys = {"model": model, "variant": variant, "judge": judge or "–", "dataset": dataset}
+        rows.append({**keys, "runs": str(runs), **values})
+    return pd.DataFrame(rows, columns=[*KEY_COLUMNS, "runs", *metrics])
 
 
 def wide_markdown(cells: dict[ConfigKey, dict[str, Cell]], metrics: list[str]) -> str:
     """A Markdown table: one row per configuration, one column per metric."""
-    header = ["model", "variant", "judge", "runs", *metrics]
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    for (_, model, variant, judge), row in cells.items():
-        runs = max((cell.runs for cell in row.values()), default=0)
-        values = [format_cell(row[m]) if m in row else "–" for m in metrics]
-        lines.append("| " + " | ".join([model, variant, judge or "–", str(runs), *values]) + " |")
-    return "\n".join(lines)
+    return frame_markdown(wide_frame(cells, metrics))
 
 
 def frame_markdown(frame: pd.DataFrame) -> str:
     """A plain Markdown table of `frame`, floats to three decimals."""
 
-    def text(value: object) -> str:
-        if isinstance(value, float):
-            return "–" if math.isnan(value) else f"{value:.3f}"
-        return str(value)
-
-    lines = ["| " + " | ".join(map(str, frame.columns)) + " |", "|" + "---|" * len(frame.columns)]
-    lines += ["| " + " | ".join(text(v) for v in row) + " |" for row in frame.itertuples(False)]
+    shown = text_frame(frame)
+    lines = ["| " + " | ".join(map(str, shown.columns)) + " |", "|" + "---|" * len(shown.columns)]
+    lines += ["| " + " | ".join(row) + " |" for row in shown.itertuples(False)]
     return "\n".join(lines)
+
+
+def cell_text(value: object) -> str:
+    """A table cell as the report prints it: floats to three decimals, `–` for none."""
+    if isinstance(value, float):
+        return "–" if math.isnan(value) else f"{value:.3f}"
+    if value is None or value is pd.NA:
+        return "–"
+    return str(value).replace("|", "/").replace("\n", " ")
+
+
+def text_frame(frame: pd.DataFrame) -> pd.DataFrame:
+    """`frame` with every cell as the text the report shows (the same in Markdown and HTML)."""
+    return frame.astype(object).map(cell_text) if len(frame) else frame.astype(str)

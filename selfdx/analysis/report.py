@@ -5,14 +5,17 @@ from __future__ import annotations
 import base64
 import html
 from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
 
 from selfdx.analysis.figures import Figure
 from selfdx.analysis.logs import Run, find_runs, stream_samples
-from selfdx.analysis.metric_table import frame_markdown, long_frame, wide_markdown
+from selfdx.analysis.metric_table import frame_markdown, long_frame, text_frame, wide_frame
+from selfdx.analysis.outputs import finish, previous_files, warn
 from selfdx.analysis.safe_psych_report import SafePsychCollector
+from selfdx.errors import SelfdxError
 
 TITLES = {"safe_psych": "Safe-Psych", "mentalbench": "MentalBench"}
 
@@ -28,11 +31,38 @@ def collectors() -> dict[str, object]:
     return found
 
 
+@dataclass
+class Section:
+    """One benchmark's part of the report: its tables (as shown) and figures."""
+
+    benchmark: str
+    tables: list[tuple[str, pd.DataFrame, str]] = field(default_factory=list)  # title, cells, note
+    figures: list[Figure] = field(default_factory=list)
+    note: str = ""
+
+
 def build_report(log_dir: str | Path, out_dir: str | Path, progress: bool = True) -> Path:
-    """Read every selfdx run under `log_dir` and write the report into `out_dir`."""
+    """Read every selfdx run under `log_dir` and write the report into `out_dir`.
+
+    Raises SelfdxError when `log_dir` is missing, holds no logs or no finished selfdx run. A log
+    that cannot be read is left out with a warning. Files of an earlier report in `out_dir`
+    that this one does not write again are removed (see `selfdx.analysis.outputs`).
+    """
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
     runs, skipped = find_runs(log_dir)
+    for path, reason in skipped:
+        if reason.startswith("not a readable"):
+            warn(f"{path.removeprefix('file://')}: {reason}; left out of the report")
+    if not runs:
+        reasons = "; ".join(f"{Path(p).name}: {r}" for p, r in skipped[:3])
+        more = f" (and {len(skipped) - 3} more)" if len(skipped) > 3 else ""
+        raise SelfdxError(
+            f"no finished selfdx run in {log_dir} among {len(skipped)} logs: {reasons}{more}"
+        )
+    if out.exists() and not out.is_dir():
+        raise SelfdxError(f"--out {out} is a file, not a folder")
+    previous_files(out, "report")  # refuses a folder that holds another command's output
+    out.mkdir(parents=True, exist_ok=True)
     by_benchmark = collectors()
     read: Counter = Counter()
     errored: Counter = Counter()
@@ -44,38 +74,61 @@ def build_report(log_dir: str | Path, out_dir: str | Path, progress: bool = True
         if collector is not None:
             collector.add(run, sample)
     run_table = runs_frame(runs, read, errored)
-    run_table.to_csv(out / "runs.csv", index=False)
+    written = [out / "runs.csv"]
+    run_table.to_csv(written[0], index=False)
 
-    sections: list[tuple[str, str, pd.DataFrame, list[Figure]]] = []
+    sections: list[Section] = []
     for benchmark, collector in by_benchmark.items():
         if not any(run.benchmark == benchmark for run in runs):
             continue
+        section = Section(benchmark)
+        sections.append(section)
         cells = collector.cells()
-        frame = long_frame(cells)
-        frame.to_csv(out / f"{benchmark}_metrics.csv", index=False)
-        tables = []
+        if not cells:
+            section.note = "No scored samples in these runs (see the Runs table)."
+            continue
+        metrics_csv = out / f"{benchmark}_metrics.csv"
+        long_frame(cells).to_csv(metrics_csv, index=False)
+        written.append(metrics_csv)
         for title, names in collector.metric_groups().items():
             present = [m for m in names if any(m in row for row in cells.values())]
             if present:
-                tables.append(f"### {title}\n\n{wide_markdown(cells, present)}")
-        markdown = "\n\n".join(tables)
+                section.tables.append((title, wide_frame(cells, present), ""))
         for name, table in collector.extra_tables().items():
-            table.to_csv(out / f"{benchmark}_{name}.csv", index=False)
-            title = name.replace("_", " ").capitalize()
-            shown = frame_markdown(table.head(40))
+            path = out / f"{benchmark}_{name}.csv"
+            table.to_csv(path, index=False)
+            written.append(path)
+            note = ""
             if len(table) > 40:
-                shown += f"\n\nFirst 40 of {len(table)} rows; all in `{benchmark}_{name}.csv`."
-            markdown += f"\n\n### {title}\n\n{shown}"
-        figures = collector.figures(out, cells)
-        sections.append((benchmark, markdown, frame, figures, collector.metric_groups()))
+                note = f"First 40 of {len(table)} rows; all in `{path.name}`."
+            title = name.replace("_", " ").capitalize()
+            section.tables.append((title, text_frame(table.head(40)), note))
+        section.figures = collector.figures(out, cells)
+        written += [figure.path for figure in section.figures]
 
-    write_markdown(out, run_table, skipped, sections)
-    write_html(out, run_table, skipped, sections)
+    banner = demo_banner(runs)
+    written.append(write_markdown(out, run_table, skipped, sections, banner))
+    written.append(write_html(out, run_table, skipped, sections, banner))
+    finish(out, "report", written)
     return out
 
 
+def demo_banner(runs: list[Run]) -> str:
+    """A warning when any result comes from the bundled demo data."""
+    demo = [run for run in runs if run.is_demo]
+    if not demo:
+        return ""
+    share = "Every run" if len(demo) == len(runs) else f"{len(demo)} of {len(runs)} runs"
+    return (
+        f"Demo data: {share} ran on the bundled demo set (a few synthetic cases written to "
+        "test the pipeline), not on the published benchmark data; their numbers say nothing "
+        "about a model. See the dataset column."
+    )
+
+
 def runs_frame(runs: list[Run], read: Counter, errored: Counter) -> pd.DataFrame:
-    """One row per log: what it ran, and how many of its samples the metrics cover."""
+    """One row per log: what it ran, on which data, and how many of its samples the metrics
+    cover."""
     rows = []
     for run in runs:
         scored = read[run.path] - errored[run.path]
@@ -86,6 +139,8 @@ def runs_frame(runs: list[Run], read: Counter, errored: Counter) -> pd.DataFrame
                 "model": run.model,
                 "variant": run.variant,
                 "judge": run.judge or "",
+                "dataset": run.dataset,
+                "data_id": run.data_id,
                 "seed": run.seed,
                 "epochs": run.epochs,
                 "samples_planned": run.total_samples,
@@ -110,30 +165,46 @@ def incomplete_note(run_table: pd.DataFrame) -> str:
 
 INTRO = (
     "Each cell: the metric over the cases it applies to, with a 95% percentile bootstrap "
-    "interval (cases resampled; epochs of one case stay together; seeded). When a "
-    "configuration was run several times (seeds), the mean over runs with a 95% Student-t "
-    "interval follows."
+    "interval (cases resampled; epochs of one case stay together; seeded). Runs are pooled "
+    "only when model, judge, task arguments and data (the dataset column) all agree: such "
+    "a configuration run several times (seeds) also shows the mean over runs with a 95% "
+    "Student-t interval, clipped to [0, 1] where it reaches past (and marked so)."
 )
 
 
-def write_markdown(out: Path, run_table: pd.DataFrame, skipped, sections) -> Path:
-    lines = ["# selfdx report", "", INTRO, "", f"Runs read: {len(run_table)}."]
+def _runs_shown(run_table: pd.DataFrame) -> pd.DataFrame:
+    return text_frame(run_table)
+
+
+def write_markdown(
+    out: Path, run_table: pd.DataFrame, skipped, sections: list[Section], banner: str
+) -> Path:
+    lines = ["# selfdx report", ""]
+    if banner:
+        lines += [f"> **{banner}**", ""]
+    lines += [INTRO, "", f"Runs read: {len(run_table)}."]
     warning = incomplete_note(run_table)
     if warning:
         lines += ["", f"**{warning}**"]
     if skipped:
         lines += ["", "Logs left out:"] + [f"- `{path}`: {reason}" for path, reason in skipped]
-    if not run_table.empty:
-        lines += ["", "## Runs", "", frame_markdown(run_table), ""]
-    for benchmark, markdown, _, figures, _ in sections:
-        lines += ["", f"## {TITLES.get(benchmark, benchmark)}", "", markdown, ""]
-        lines += [f"Full table: `{benchmark}_metrics.csv`.", ""]
-        for figure in figures:
+    lines += ["", "## Runs", "", frame_markdown(_runs_shown(run_table)), ""]
+    for section in sections:
+        lines += ["", f"## {TITLES.get(section.benchmark, section.benchmark)}", ""]
+        if section.note:
+            lines += [section.note, ""]
+        for title, table, note in section.tables:
+            lines += [f"### {title}", "", frame_markdown(table), ""]
+            if note:
+                lines += [note, ""]
+        if section.tables:
+            lines += [f"Full table: `{section.benchmark}_metrics.csv`.", ""]
+        for figure in section.figures:
             relative = figure.path.relative_to(out)
             lines += [
                 f"### {figure.title}",
                 "",
-                f"![{figure.title}]({relative})",
+                f"![{figure.title}]({relative.as_posix()})",
                 "",
                 figure.caption,
                 "",
@@ -148,17 +219,36 @@ def _image_tag(figure: Figure) -> str:
     return f'<img alt="{html.escape(figure.title)}" src="data:image/png;base64,{data}">'
 
 
-def write_html(out: Path, run_table: pd.DataFrame, skipped, sections) -> Path:
-    """One self-contained page: tables inline, figures embedded as data URIs."""
+STYLE = (
+    "body{font-family:sans-serif;max-width:1200px;margin:2em auto;padding:0 1em}"
+    ".scroll{overflow-x:auto;max-width:100%;margin-bottom:1em}"
+    "table{border-collapse:collapse;font-size:12px}"
+    "td,th{border:1px solid #ccc;padding:3px 6px;vertical-align:top;text-align:left;"
+    "overflow-wrap:anywhere;max-width:24em}"
+    "th{background:#f2f2f2}"
+    ".banner{background:#fff3cd;border:2px solid #d4a72c;padding:.6em 1em;font-weight:bold}"
+    "img{max-width:100%;height:auto}"
+)
+
+
+def _table_html(table: pd.DataFrame) -> str:
+    """The same cells as the Markdown table, in a box that scrolls when the page is narrow."""
+    return f"<div class='scroll'>{table.to_html(index=False, border=0, na_rep='–')}</div>"
+
+
+def write_html(
+    out: Path, run_table: pd.DataFrame, skipped, sections: list[Section], banner: str
+) -> Path:
+    """One self-contained page: the tables of report.md, figures embedded as data URIs."""
     parts = [
-        "<!doctype html><html><head><meta charset='utf-8'><title>selfdx report</title>",
-        "<style>body{font-family:sans-serif;max-width:1200px;margin:2em auto;padding:0 1em}"
-        "table{border-collapse:collapse;font-size:12px}td,th{border:1px solid #ccc;"
-        "padding:3px 6px}img{max-width:100%}</style></head><body>",
+        "<!doctype html><html><head><meta charset='utf-8'>",
+        "<meta name='viewport' content='width=device-width, initial-scale=1'>",
+        f"<title>selfdx report</title><style>{STYLE}</style></head><body>",
         "<h1>selfdx report</h1>",
-        f"<p>{html.escape(INTRO)}</p>",
-        f"<p>Runs read: {len(run_table)}.</p>",
     ]
+    if banner:
+        parts.append(f"<p class='banner'>{html.escape(banner)}</p>")
+    parts += [f"<p>{html.escape(INTRO)}</p>", f"<p>Runs read: {len(run_table)}.</p>"]
     warning = incomplete_note(run_table)
     if warning:
         parts.append(f"<p><strong>{html.escape(warning)}</strong></p>")
@@ -167,25 +257,16 @@ def write_html(out: Path, run_table: pd.DataFrame, skipped, sections) -> Path:
             f"<li><code>{html.escape(p)}</code>: {html.escape(r)}</li>" for p, r in skipped
         )
         parts.append(f"<p>Logs left out:</p><ul>{items}</ul>")
-    if not run_table.empty:
-        parts += ["<h2>Runs</h2>", run_table.to_html(index=False)]
-    for benchmark, _, frame, figures, groups in sections:
-        parts.append(f"<h2>{html.escape(TITLES.get(benchmark, benchmark))}</h2>")
-        cells = frame.assign(cell=frame.apply(_cell_text, axis=1))
-        for title, names in groups.items():
-            part = cells[cells.metric.isin(names)]
-            if part.empty:
-                continue
-            wide = part.pivot_table(
-                index=["model", "variant", "judge"],
-                columns="metric",
-                values="cell",
-                aggfunc="first",
-                sort=False,
-            )
-            wide = wide[[name for name in names if name in wide.columns]]
-            parts += [f"<h3>{html.escape(title)}</h3>", wide.to_html(na_rep="–")]
-        for figure in figures:
+    parts += ["<h2>Runs</h2>", _table_html(_runs_shown(run_table))]
+    for section in sections:
+        parts.append(f"<h2>{html.escape(TITLES.get(section.benchmark, section.benchmark))}</h2>")
+        if section.note:
+            parts.append(f"<p>{html.escape(section.note)}</p>")
+        for title, table, note in section.tables:
+            parts += [f"<h3>{html.escape(title)}</h3>", _table_html(table)]
+            if note:
+                parts.append(f"<p>{html.escape(note)}</p>")
+        for figure in section.figures:
             parts += [
                 f"<h3>{html.escape(figure.title)}</h3>",
                 _image_tag(figure),
@@ -195,12 +276,3 @@ def write_html(out: Path, run_table: pd.DataFrame, skipped, sections) -> Path:
     path = out / "report.html"
     path.write_text("\n".join(parts), encoding="utf-8")
     return path
-
-
-def _cell_text(row: pd.Series) -> str:
-    if pd.isna(row["value"]):
-        return "–"
-    text = f"{row['value']:.3f}"
-    if not pd.isna(row["ci_low"]):
-        text += f" [{row['ci_low']:.3f}, {row['ci_high']:.3f}]"
-    return text

@@ -69,8 +69,8 @@ class SafePsychCollector:
     def __init__(self) -> None:
         self.metrics = MetricAccumulator()
         self.rows: dict[ConfigKey, list[CaseRow]] = defaultdict(list)
-        self.gold: dict[str, tuple[int, list[str]]] = {}
-        self.judge_pairs: dict[tuple[str, str, str, str], list[tuple[str, str]]] = defaultdict(list)
+        self.gold: dict[tuple[str, str], tuple[int, list[str]]] = {}  # (dataset, case) ->
+        self.judge_pairs: dict[tuple[str, ...], list[tuple[str, str]]] = defaultdict(list)
 
     def add(self, run: Run, sample: EvalSample) -> None:
         values = score_values(sample, SCORER)
@@ -95,7 +95,7 @@ class SafePsychCollector:
         values.pop("action_agreement", None)
         self.metrics.add(rejudged_run, sample.id, values)
         self._add_case(rejudged_run, sample, values, details)
-        pair_key = (run.model, run.variant, run.judge or "", new_judge)
+        pair_key = (run.model, run.variant, run.judge or "", run.dataset, new_judge)
         for turn in turns:
             if turn.get("action") and turn.get("original_action"):
                 self.judge_pairs[pair_key].append((turn["original_action"], turn["action"]))
@@ -103,13 +103,14 @@ class SafePsychCollector:
     def extra_tables(self) -> dict[str, pd.DataFrame]:
         """Agreement of two judges' actions on the same turns, per re-judged configuration."""
         rows = []
-        for (model, variant, judge, new_judge), pairs in self.judge_pairs.items():
+        for (model, variant, judge, dataset, new_judge), pairs in self.judge_pairs.items():
             old, new = zip(*pairs, strict=True) if pairs else ((), ())
             rows.append(
                 {
                     "model": model,
                     "variant": variant,
                     "judge": judge,
+                    "dataset": dataset,
                     "new_judge": new_judge,
                     "turns": len(pairs),
                     "agreement": float(np.mean([a == b for a, b in pairs])) if pairs else math.nan,
@@ -122,7 +123,7 @@ class SafePsychCollector:
 
     def _add_case(self, run: Run, sample: EvalSample, values: dict, details: dict) -> None:
         meta = sample.metadata
-        self.gold[str(sample.id)] = (meta["num_stages"], list(meta["gold_labels"]))
+        self.gold[(run.dataset, str(sample.id))] = (meta["num_stages"], list(meta["gold_labels"]))
         self.rows[run.key].append(
             CaseRow(
                 case=str(sample.id),
@@ -167,7 +168,7 @@ class SafePsychCollector:
                 xerr = _err(under)
                 yerr = _err(over)
                 ax.errorbar(under.value, over.value, xerr=xerr, yerr=yerr, fmt="o", capsize=3)
-                label = key[1] + (f" (judge {key[3]})" if key[3] else "")
+                label = _label(key, cells)
                 ax.annotate(
                     label,
                     (under.value, over.value),
@@ -208,7 +209,7 @@ class SafePsychCollector:
             bottoms += np.array(shares)
         ax.set_xticks(
             range(len(keys)),
-            [f"{k[1]}\n{_short(k[2])}" for k in keys],
+            [f"{_label(k, keys)}\n{_short(k[2])}" for k in keys],
             rotation=45,
             ha="right",
             fontsize=7,
@@ -242,7 +243,10 @@ class SafePsychCollector:
                     continue
                 stages = [stage_label(r.first_dx, r.num_stages) for r in valid if r.first_dx]
                 ax.plot(
-                    STAGE_AXIS, _cumulative_shares(stages, len(valid)), marker="o", label=key[1]
+                    STAGE_AXIS,
+                    _cumulative_shares(stages, len(valid)),
+                    marker="o",
+                    label=_label(key, self.rows),
                 )
             if expert:
                 ax.plot(
@@ -330,6 +334,16 @@ def _err(cell: Cell):
     if math.isnan(cell.low):
         return None
     return [[cell.value - cell.low], [cell.high - cell.value]]
+
+
+def _label(key: ConfigKey, keys) -> str:
+    """The model, with the judge and the dataset where the figure shows more than one."""
+    label = key[1]
+    if key[3] and len({k[3] for k in keys}) > 1:
+        label += f" (judge {key[3]})"
+    if len({k[4] for k in keys}) > 1:
+        label += f" [{key[4]}]"
+    return label
 
 
 def _short(strategy: str) -> str:

@@ -85,8 +85,24 @@ def ratio_bootstrap_interval(
     return float(result.confidence_interval.low), float(result.confidence_interval.high)
 
 
+RATE_RANGE = (0.0, 1.0)
+
+
+def clip_to_range(
+    low: float, high: float, bounds: tuple[float, float] = RATE_RANGE
+) -> tuple[float, float, bool]:
+    """An interval cut to the metric's range, and whether it had to be cut."""
+    if math.isnan(low) or math.isnan(high):
+        return low, high, False
+    clipped = low < bounds[0] or high > bounds[1]
+    return max(low, bounds[0]), min(high, bounds[1]), clipped
+
+
 def t_interval(run_values: list[float], level: float = 0.95) -> tuple[float, float, float]:
-    """Mean over runs (seeds) with a Student-t interval: mean +- t(n-1) * sd / sqrt(n)."""
+    """Mean over runs (seeds) with a Student-t interval: mean +- t(n-1) * sd / sqrt(n).
+
+    The t interval knows nothing of a rate's range; `clip_to_range` cuts it to [0, 1].
+    """
     values = np.array([v for v in run_values if not math.isnan(v)], dtype=float)
     if len(values) == 0:
         return math.nan, math.nan, math.nan

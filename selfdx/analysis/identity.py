@@ -1,0 +1,126 @@
+"""What a log ran on and with what settings: the data identity and the grouping key.
+
+Two logs are repeats ("seeds") of one configuration only when their grouping keys are equal:
+same benchmark, model (and model arguments and sampling settings other than the seed), judge,
+task arguments (other than seed-like ones) and data identity. Everything else is a separate row.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from inspect_ai.log import EvalLog
+
+# Task arguments that do not change what is measured: seeds make repeats, a cache only saves calls.
+REPEAT_TASK_ARGS = frozenset({"seed", "judge_cache"})
+# Sampling settings that change the model's replies (the seed is left out: seeds are repeats).
+SAMPLING_FIELDS = (
+    "temperature",
+    "top_p",
+    "top_k",
+    "max_tokens",
+    "system_message",
+    "stop_seqs",
+    "frequency_penalty",
+    "presence_penalty",
+    "logit_bias",
+    "num_choices",
+    "best_of",
+    "reasoning_effort",
+    "reasoning_tokens",
+    "reasoning_mode",
+    "effort",
+    "verbosity",
+)
+
+
+def _digest(value: Any) -> str:
+    text = json.dumps(value, sort_keys=True, default=str, ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class DataIdentity:
+    """Where a log's cases came from (`source`) and which cases exactly (`id`, 12 hex digits)."""
+
+    source: str
+    id: str
+    cases: int
+    content_hash: bool  # True when the task recorded a hash of the loaded samples' content
+
+
+def data_source(log: EvalLog) -> str:
+    """`demo`, `hf:<dataset>@<revision>` or the path, as the task recorded or its arguments say."""
+    meta = log.eval.metadata or {}
+    if meta.get("data_source"):
+        return str(meta["data_source"])
+    args = log.eval.task_args or {}
+    data = args.get("data")
+    if data is None:
+        return log.eval.dataset.location or log.eval.dataset.name or "unknown"
+    if data == "hf":
+        return f"hf:{log.eval.dataset.name or log.eval.task}@{args.get('revision', '')}"
+    return str(data)
+
+
+def data_identity(log: EvalLog) -> DataIdentity:
+    """The data a log ran on: the task's content hash when it recorded one (`data_sha256`),
+    else its data arguments; always with the sorted ids of the samples run (so `--limit` and
+    `--sample-id` subsets are different data)."""
+    meta = log.eval.metadata or {}
+    args = log.eval.task_args or {}
+    source = data_source(log)
+    content = meta.get("data_sha256")
+    basis = content or {
+        "source": source,
+        "data": args.get("data"),
+        "revision": args.get("revision"),
+        "dataset": log.eval.dataset.name,
+    }
+    ids = log.eval.dataset.sample_ids
+    samples = sorted(map(str, ids)) if ids is not None else log.eval.dataset.samples
+    return DataIdentity(
+        source=source,
+        id=_digest({"data": basis, "samples": samples})[:12],
+        cases=len(ids) if ids is not None else (log.eval.dataset.samples or 0),
+        content_hash=bool(content),
+    )
+
+
+def sampling_settings(log: EvalLog) -> dict[str, Any]:
+    """The model's sampling settings that change its replies (None left out)."""
+    config = log.eval.model_generate_config
+    if config is None:
+        return {}
+    return {f: getattr(config, f) for f in SAMPLING_FIELDS if getattr(config, f, None) is not None}
+
+
+def settings(log: EvalLog) -> dict[str, Any]:
+    """Every setting of the grouping key other than model, judge and data, by display name."""
+    args = {
+        name: value
+        for name, value in (log.eval.task_args or {}).items()
+        if name not in REPEAT_TASK_ARGS and name != "data"
+    }
+    found = {f"{name}": value for name, value in args.items()}
+    found |= {f"model {name}": value for name, value in sampling_settings(log).items()}
+    if log.eval.model_args:
+        # values may hold secrets (keys, URLs): only their hash enters the key and the label
+        found["model args"] = _digest(log.eval.model_args)[:8]
+    return found
+
+
+def grouping_key(log: EvalLog, judge: str | None) -> str:
+    """A hash that two logs share exactly when they are repeats of one configuration."""
+    return _digest(
+        {
+            "task": log.eval.task.split("/")[-1],
+            "model": log.eval.model,
+            "judge": judge or "",
+            "data": data_identity(log).id,
+            "settings": settings(log),
+        }
+    )

@@ -1,0 +1,85 @@
+"""Output folders of `selfdx report` and `selfdx export`: never silently over old results.
+
+Each command writes a manifest (`.selfdx-manifest.json`) listing the files it wrote. The next
+run into the same folder removes the files of the previous run that it does not write again, so
+no stale table, figure or run folder of another report or export survives; files the manifest
+does not list (the user's own) are never touched.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from selfdx.errors import SelfdxError
+
+MANIFEST = ".selfdx-manifest.json"
+
+
+def warn(message: str) -> None:
+    """One warning line on standard error."""
+    print(f"selfdx: warning: {message}", file=sys.stderr)
+
+
+def previous_files(out: Path, kind: str) -> list[Path]:
+    """The files the previous `kind` run listed in `out`'s manifest (none without one)."""
+    manifest = out / MANIFEST
+    if not manifest.is_file():
+        return []
+    try:
+        data = json.loads(manifest.read_text(encoding="utf-8"))
+        files = [str(name) for name in data["files"]]
+        previous_kind = str(data["kind"])
+    except (ValueError, KeyError, TypeError) as exc:
+        raise SelfdxError(
+            f"{manifest}: not a selfdx manifest ({exc}); remove it or pick another --out"
+        ) from exc
+    if previous_kind != kind:
+        raise SelfdxError(
+            f"{out} holds the output of `selfdx {previous_kind}`, not of `selfdx {kind}`; "
+            "pick another --out"
+        )
+    root = out.resolve()
+    paths = []
+    for name in files:
+        path = (out / name).resolve()
+        if root in path.parents:  # a manifest never reaches outside its folder
+            paths.append(path)
+    return paths
+
+
+def check_export_folder(out: Path, force: bool) -> None:
+    """Refuse to export into a folder that holds anything, unless `force`."""
+    if out.exists() and not out.is_dir():
+        raise SelfdxError(f"--out {out} is a file, not a folder")
+    if not force and out.is_dir() and any(out.iterdir()):
+        raise SelfdxError(
+            f"--out {out} is not empty; export to a new folder, or pass --force to replace "
+            "the previous export there"
+        )
+
+
+def finish(out: Path, kind: str, written: list[Path]) -> list[Path]:
+    """Remove the previous run's files that this run did not write; record this run's files.
+
+    Returns the files removed.
+    """
+    kept = {path.resolve() for path in written}
+    removed = []
+    for path in previous_files(out, kind):
+        if path not in kept and path.is_file():
+            path.unlink()
+            removed.append(path)
+            _remove_empty_parents(path.parent, out.resolve())
+    names = sorted(path.resolve().relative_to(out.resolve()).as_posix() for path in written)
+    (out / MANIFEST).write_text(
+        json.dumps({"kind": kind, "files": names}, indent=1) + "\n", encoding="utf-8"
+    )
+    return removed
+
+
+def _remove_empty_parents(folder: Path, root: Path) -> None:
+    while folder != root and root in folder.parents and not any(folder.iterdir()):
+        folder.rmdir()
+        folder = folder.parent
