@@ -11,7 +11,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from selfdx.datasets import mentalbench_sources
+from selfdx.datasets import hub, mentalbench_sources
 from selfdx.datasets.mentalbench import item_to_sample, load_items, mentalbench_samples
 from selfdx.datasets.mentalbench_schema import (
     DISORDER_NAMES,
@@ -25,6 +25,7 @@ from selfdx.datasets.mentalbench_sources import (
     read_csv_file,
     read_demo,
 )
+from selfdx.errors import ArgumentError
 from selfdx.scorers.mentalbench_parsers import parse_strict, reference_gold
 
 RESOURCES = Path(__file__).resolve().parents[2] / "shared/mentalbench/resources"
@@ -249,6 +250,7 @@ def test_hf_loader_reads_the_hub_dataset(monkeypatch, tmp_path):
         return datasets.Dataset.from_pandas(pd.DataFrame(demo_rows))
 
     monkeypatch.setattr(datasets, "load_dataset", fake_load_dataset)
+    monkeypatch.setattr(hub, "probe_hub", lambda endpoint: None)  # the Hub answers
     loaded = load_items("hf")
     assert calls == [(HF_REPO, HF_REVISION, "train")]
     assert [i.sample_id for i in loaded] == [i.sample_id for i in load_items("demo")]
@@ -263,6 +265,7 @@ def test_hf_loader_offline_names_the_alternatives(monkeypatch):
         raise ConnectionError("Couldn't reach 'hysong/MentalBench' on the Hub (LocalEntryNotFound)")
 
     monkeypatch.setattr(datasets, "load_dataset", offline)
+    monkeypatch.setattr(hub, "probe_hub", lambda endpoint: None)  # reachable, then fails
     with pytest.raises(MentalBenchSourceError) as error:
         load_items("hf")
     message = str(error.value)
@@ -386,10 +389,25 @@ def test_bad_json_item_names_file_item_and_field(tmp_path):
 
 
 def test_unknown_data_argument(tmp_path):
-    with pytest.raises(ValueError, match="neither 'hf', 'demo'"):
-        load_items(tmp_path / "nothing-here.txt")
-    with pytest.raises(MentalBenchSourceError, match="not a MentalBench resources folder"):
+    """A missing path, a non-CSV file and a folder of the wrong layout get different messages."""
+    absent = tmp_path / "nothing-here.txt"
+    with pytest.raises(ArgumentError) as error:
+        load_items(absent)
+    assert str(error.value).startswith(f"data: {str(absent)!r} does not exist (data= takes")
+    absent.write_text("12345", encoding="utf-8")
+    with pytest.raises(ArgumentError) as error:
+        load_items(absent)
+    assert str(error.value) == (
+        f"data: {str(absent)!r} is a file of 5 bytes without the .csv suffix; expected 'hf', "
+        "'demo', a MentalBench resources/ folder or a .csv file in the Hugging Face schema"
+    )
+    with pytest.raises(MentalBenchSourceError) as error:
         load_items(tmp_path)
+    assert str(error.value) == (
+        f"data: {str(tmp_path)!r} is not a MentalBench resources folder: expected dataset/low, "
+        "dataset/medium and dataset/high below it (the GitHub repository's resources/ folder), "
+        "found a folder holding 'nothing-here.txt'"
+    )
 
 
 # ---------------------------------------------------------------------------- strict parser on

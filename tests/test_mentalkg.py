@@ -306,8 +306,17 @@ def test_missing_file_and_counts(tmp_path):
     with pytest.raises(MentalKGError, match=r"differentials: 86 \(expected 87\)"):
         load_kg(folder)
     assert load_kg(folder, expected=None).counts.differentials == 86  # an extended graph
-    with pytest.raises(MentalKGError, match="no MentalKG there"):
+    with pytest.raises(MentalKGError, match="MentalKG path '.*nowhere' does not exist"):
         load_kg(tmp_path / "nowhere")
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "notes.txt").write_text("x", encoding="utf-8")
+    with pytest.raises(MentalKGError) as error:
+        load_kg(tmp_path / "other")
+    assert str(error.value).endswith(
+        "no MentalKG there (expected disorder.json, diagnostic_criteria.json, symptom/, "
+        "differential_diagnosis/ and event.json in it, in EN/ or in knowledge_graph/EN/; found "
+        "a folder holding 'notes.txt')"
+    )
 
 
 def test_kg_baseline_reads_the_typed_graph(tmp_path):

@@ -8,14 +8,17 @@ The two 1 MB cases are generated here rather than stored.
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from selfdx.cli import main as selfdx_main
+from selfdx.datasets.hub import HUB_PROBE_SECONDS, probe_hub
 from selfdx.datasets.mentalbench import load_items
 from selfdx.datasets.mentalbench_schema import MAX_QUESTION_CHARS, MentalBenchDataError
 from selfdx.datasets.safe_psych import MAX_SECTION_CHARS, SafePsychDataError, load_cases
@@ -43,7 +46,10 @@ SAFE_PSYCH_ERRORS: list[tuple[str, str]] = [
     (
         "missing_columns.csv",
         "{path}: missing required column(s) diagnosis_sufficiency, earliest_sufficient_section "
-        f"(the published schema has {SP_COLUMNS})",
+        f"(the published schema has {SP_COLUMNS}; the file has 'id', 'age_group', 'sex', "
+        "'presenting_symptoms', 'psychiatric_history', 'psychiatric_exam', 'psychological_exam', "
+        "'secondary_diagnoses', 'diagnosis_sufficiency_agreement', 'diagnosis', "
+        "'diagnosis_agreement')",
     ),
     ("duplicate_header.csv", "{path}: the header names column 'diagnosis' twice"),
     (
@@ -91,7 +97,8 @@ SAFE_PSYCH_ERRORS: list[tuple[str, str]] = [
     (
         "wrong_type_diagnosis.csv",
         "{path}: row 1 (id=bad-001), column 'diagnosis': 'major depression' is not an ICD-10 "
-        "code (expected a letter and two digits, optionally a decimal part: F32, F32.1)",
+        "code (expected one ICD-10 code: a letter and two digits, optionally a dot and 1-4 "
+        "letters or digits: F32, F32.1, F10.20)",
     ),
     (
         "earliest_out_of_range.csv",
@@ -118,7 +125,8 @@ MENTALBENCH_ERRORS: list[tuple[str, str]] = [
     (
         "missing_column.csv",
         "MentalBench table {name}: column 'answer' is missing "
-        "(expected type, code, model, id, question, option, answer)",
+        "(expected type, code, model, id, question, option, answer; found 'type', 'code', "
+        "'model', 'id', 'question', 'option')",
     ),
     (
         "non_utf8.csv",
@@ -341,34 +349,93 @@ def test_data_check_command_prints_the_error(capsys: pytest.CaptureFixture[str])
     )
 
 
-@pytest.mark.slow
-def test_hub_loaders_offline_name_the_alternatives(tmp_path: Path) -> None:
-    """The real `datasets` offline failure (empty cache, Hub offline), for both loaders."""
-    script = (
-        "from selfdx.datasets.safe_psych import load_cases\n"
-        "from selfdx.datasets.mentalbench import load_items\n"
-        "for load in (lambda: load_cases('hf'), lambda: load_items('hf')):\n"
-        "    try:\n"
-        "        load()\n"
-        "    except Exception as error:\n"
-        "        print(type(error).__name__ + ': ' + str(error))\n"
-        "    else:\n"
-        "        print('loaded')\n"
-    )
-    env = dict(os.environ, HF_HOME=str(tmp_path / "hf"), HF_HUB_OFFLINE="1")
-    env["HF_DATASETS_OFFLINE"] = "1"
+HUB_SCRIPT = """
+import time
+from selfdx.datasets import hub
+from selfdx.datasets.hub import HUB_PROBE_SECONDS, probe_hub
+from selfdx.datasets.mentalbench import load_items
+from selfdx.datasets.safe_psych import load_cases
+for load in (lambda: load_cases("hf"), lambda: load_items("hf")):
+    start = time.perf_counter()
+    try:
+        load()
+    except Exception as error:
+        print(f"{time.perf_counter() - start:.1f}", type(error).__name__ + ": " + str(error))
+    else:
+        print("loaded")
+"""
+
+
+def run_hub_script(env: dict[str, str]) -> list[tuple[float, str]]:
+    """(seconds, error line) of each loader with data="hf", in a fresh interpreter."""
     result = subprocess.run(
-        [sys.executable, "-c", script],
+        [sys.executable, "-c", HUB_SCRIPT],
         cwd=REPO_ROOT,
         env=env,
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=120,
     )
     assert result.returncode == 0, result.stderr
-    safe_psych, mentalbench = result.stdout.strip().splitlines()
-    assert safe_psych.startswith("SafePsychDataError: could not load the Safe-Psych dataset")
-    assert mentalbench.startswith("MentalBenchSourceError: Could not load hysong/MentalBench")
+    lines = result.stdout.strip().splitlines()
+    assert len(lines) == 2, result.stdout
+    return [(float(line.split(" ", 1)[0]), line.split(" ", 1)[1]) for line in lines]
+
+
+def test_hub_loaders_offline_mode_name_the_alternatives(tmp_path: Path) -> None:
+    """HF_HUB_OFFLINE=1 with an empty cache: the real `datasets` failure, reworded in one line."""
+    env = dict(os.environ, HF_HOME=str(tmp_path / "hf"), HF_HUB_OFFLINE="1")
+    (sp_seconds, safe_psych), (mb_seconds, mentalbench) = run_hub_script(env)
+    assert safe_psych.startswith(
+        'SafePsychDataError: data="hf": HF_HUB_OFFLINE=1 is set and the local Hugging Face cache '
+        "has no usable copy of the Safe-Psych dataset 'safepsych/Safe-Psych' (revision main)"
+    )
+    assert mentalbench.startswith(
+        'MentalBenchSourceError: data="hf": HF_HUB_OFFLINE=1 is set and the local Hugging Face '
+        "cache has no usable copy of MentalBench 'hysong/MentalBench'"
+    )
     for line in (safe_psych, mentalbench):
-        assert "OfflineModeIsEnabled" in line
-        assert 'use data="demo" for the bundled synthetic demo set, or data=PATH' in line
+        assert "OfflineModeIsEnabled" in line and "\n" not in line
+        assert 'Use data="demo" for the bundled synthetic demo set, or data=PATH' in line
+        assert line.endswith("Or unset HF_HUB_OFFLINE to download it.")
+    assert sp_seconds < 30 and mb_seconds < 30
+
+
+def test_unreachable_hub_fails_fast(tmp_path: Path) -> None:
+    """An endpoint that never answers (a listening socket that accepts nothing) fails within the
+    probe's bound, instead of `datasets`' retries with back-off."""
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(0)
+        port = silent.getsockname()[1]
+        env = dict(
+            os.environ,
+            HF_HOME=str(tmp_path / "hf"),
+            HF_ENDPOINT=f"http://127.0.0.1:{port}",
+        )
+        env.pop("HF_HUB_OFFLINE", None)
+        env.pop("HF_DATASETS_OFFLINE", None)
+        (sp_seconds, safe_psych), (mb_seconds, mentalbench) = run_hub_script(env)
+    assert safe_psych.startswith(
+        f'SafePsychDataError: data="hf": the Hugging Face Hub (http://127.0.0.1:{port}) is not '
+        "reachable ("
+    )
+    assert mentalbench.startswith(
+        f'MentalBenchSourceError: data="hf": the Hugging Face Hub (http://127.0.0.1:{port}) is '
+        "not reachable ("
+    )
+    for line in (safe_psych, mentalbench):
+        assert 'Use data="demo" for the bundled synthetic demo set, or data=PATH' in line
+        assert line.endswith("(HF_HUB_OFFLINE=1 reads a copy already in the local cache.)")
+    # the probe allows HUB_PROBE_SECONDS (5 s); generous for a loaded machine
+    assert sp_seconds < HUB_PROBE_SECONDS + 10 and mb_seconds < HUB_PROBE_SECONDS + 10
+
+
+def test_hub_probe_is_bounded_when_nothing_answers() -> None:
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(0)
+        start = time.perf_counter()
+        problem = probe_hub(f"http://127.0.0.1:{silent.getsockname()[1]}", seconds=1.0)
+        elapsed = time.perf_counter() - start
+    assert problem is not None and elapsed < 5

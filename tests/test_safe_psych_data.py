@@ -3,6 +3,7 @@ from pathlib import Path
 
 import pytest
 
+from selfdx.datasets import hub
 from selfdx.datasets import safe_psych as sp
 from selfdx.datasets.safe_psych import (
     REQUIRED_COLUMNS,
@@ -163,8 +164,19 @@ def test_file_level_errors(tmp_path):
     latin.write_bytes(",".join(REQUIRED_COLUMNS).encode() + b"\nc\xe9,\n")
     with pytest.raises(SafePsychDataError, match="not valid UTF-8"):
         load_cases(str(latin))
-    with pytest.raises(SafePsychDataError, match="no such file"):
-        load_cases(str(tmp_path / "absent.csv"))
+    absent = tmp_path / "absent.csv"
+    with pytest.raises(SafePsychDataError) as error:
+        load_cases(str(absent))
+    assert str(error.value) == (
+        f"data: {str(absent)!r} does not exist (data= takes 'hf', 'demo' or the path of a CSV "
+        "file in the published Safe-Psych schema)"
+    )
+    with pytest.raises(SafePsychDataError) as error:
+        load_cases(str(tmp_path))
+    assert str(error.value) == (
+        f"data: {str(tmp_path)!r} is a folder holding 'empty.csv', 'header.csv', 'latin.csv'; "
+        "expected a .csv file in the published Safe-Psych schema (one row per case)"
+    )
     extra = tmp_path / "extra.csv"
     extra.write_text(",".join(REQUIRED_COLUMNS) + "\n" + ",".join(["x"] * 14) + "\n")
     with pytest.raises(SafePsychDataError, match="row 1 has more fields than the header"):
@@ -207,6 +219,7 @@ def test_hf_loader_reads_the_published_schema(tmp_path, monkeypatch):
         return real_load("csv", data_files=str(path), split="train")
 
     monkeypatch.setattr(datasets, "load_dataset", fake_load)
+    monkeypatch.setattr(hub, "probe_hub", lambda endpoint: None)  # the Hub answers
     cases = load_cases("hf", revision="abc123")
     assert calls == {"name": "safepsych/Safe-Psych", "split": "train", "revision": "abc123"}
     assert [c.id for c in cases] == ["c1", "c2"]
@@ -220,6 +233,7 @@ def test_hf_unreachable_names_the_alternatives(monkeypatch):
         raise ConnectionError("no route to host")
 
     monkeypatch.setattr(datasets, "load_dataset", offline)
+    monkeypatch.setattr(hub, "probe_hub", lambda endpoint: None)  # reachable, then fails
     with pytest.raises(SafePsychDataError) as error:
         load_cases("hf")
     message = str(error.value)

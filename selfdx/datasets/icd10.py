@@ -14,6 +14,9 @@ import re
 
 CODE_IN_TEXT = re.compile(r"\b([A-Z]\d{2}(?:\.[0-9A-Z]+)?)\b")
 CODE_PARTS = re.compile(r"^([A-Z]\d{2})(?:\.([0-9A-Z]))?")
+# One whole code, as a gold label must be: a letter, two digits, then optionally a dot and one to
+# four letters or digits (F29, F32.1, F10.20, F32.A as ICD-10-CM writes it).
+GOLD_CODE = re.compile(r"^[A-Z]\d{2}(?:\.[0-9A-Z]{1,4})?$")
 
 # (first, last, label) of the ICD-10 chapter V blocks; F40-F48 as in ICD-10 itself.
 F_BLOCKS: tuple[tuple[int, int, str], ...] = (
@@ -36,6 +39,36 @@ def normalize_code(code: str | None) -> str:
     if code is None:
         return ""
     return re.sub(r"\s+", "", str(code)).upper()
+
+
+def gold_code_problem(code: str | None) -> str | None:
+    """None if `code` (normalised) is empty or one well-formed code, else what is wrong with it.
+
+    Rejects what a looser reading would silently score at a coarser level: a missing dot
+    (`F322`), trailing text (`F32garbage`), two codes (`F32,F33`), a range (`F32-F33`), two dots
+    (`F32.1.2`) and a dot with nothing after it (`F99.`).
+    """
+    text = normalize_code(code)
+    if not text:
+        return None
+    # before the whole-code test: with spaces removed, "F32.1 F33" would read as one code
+    if len(re.findall(r"[A-Z]\d{2}", text)) > 1:
+        if re.search(r"\d[-\u2013]", text):
+            return "is a range of codes; a gold label is one code"
+        return "holds more than one code; a gold label is one code"
+    if GOLD_CODE.match(text):
+        return None
+    if text.count(".") > 1:
+        return "has more than one dot"
+    if text.endswith("."):
+        return "ends with a dot and no digits after it"
+    if re.match(r"^[A-Z]\d{2}\.[0-9A-Z]{5,}$", text):
+        return "has more than 4 characters after the dot"
+    if re.match(r"^[A-Z]\d{3}", text):
+        return "has no dot after the category (write F32.2, not F322)"
+    if re.match(r"^[A-Z]\d{2}(\.[0-9A-Z]{1,4})?", text):
+        return "has text after the code"
+    return "is not an ICD-10 code"
 
 
 def extract_codes(text: str | None) -> list[str]:

@@ -35,6 +35,7 @@ from selfdx.datasets.mentalbench_sources import (
     read_hugging_face,
     read_resources_folder,
 )
+from selfdx.datasets.paths import what_is_there
 from selfdx.errors import ArgumentError
 
 __all__ = [
@@ -67,15 +68,20 @@ def load_items(
     else:
         path = Path(data).expanduser()
         if not path.exists():
-            raise ArgumentError(f"data: {str(data)!r} does not exist")
+            raise ArgumentError(
+                f"data: {str(data)!r} does not exist (data= takes 'hf', 'demo', the resources/ "
+                "folder of a clone of the MentalBench repository, or the Hugging Face "
+                "mentalbench.csv)"
+            )
         if path.is_dir():
             items = read_resources_folder(path, set(variants) if variants else None)
         elif path.is_file() and path.suffix.lower() == ".csv":
             items = read_csv_file(path)
         else:
             raise ArgumentError(
-                f"data: {str(data)!r} is neither 'hf', 'demo', a MentalBench resources/ folder "
-                "nor a .csv file in the Hugging Face schema"
+                f"data: {str(data)!r} is {what_is_there(path)} without the .csv suffix; expected "
+                "'hf', 'demo', a MentalBench resources/ folder or a .csv file in the Hugging Face "
+                "schema"
             )
     check_unique(items)
     return sorted(items, key=item_order)

@@ -67,6 +67,18 @@ MIN_COMPLETE_NARRATIVE_CHARS = 403
 # Longest narrative accepted, in characters (the published ones are a few thousand); a longer
 # field is nearly always a broken file, and would overflow most models' context windows.
 MAX_QUESTION_CHARS = 100_000
+# Longest value of every other field (published: ids and codes under 20 characters, options
+# under 400, answers under 200); a longer one is a broken file, and a huge id would be carried
+# into every log record.
+FIELD_LIMITS: dict[str, int] = {
+    "type": 200,
+    "code": 200,
+    "model": 200,
+    "id": 200,
+    "options": 2_000,
+    "option": 2_000,
+    "answer": 1_000,
+}
 
 CODE_RE = re.compile(r"^D0(0[1-9]|1\d|2[0-3])$")
 ITEM_NUMBER_RE = re.compile(r"^([lmh])(\d{3})$")
@@ -128,6 +140,18 @@ class MentalBenchItem:
 
 def describe(where: str, field_name: str, problem: str) -> MentalBenchDataError:
     return MentalBenchDataError(f"MentalBench item {where}, field '{field_name}': {problem}")
+
+
+def check_size(value: object, where: str, field_name: str) -> None:
+    """A text field within its limit (`FIELD_LIMITS`); other types are checked by the parsers."""
+    limit = FIELD_LIMITS[field_name]
+    if isinstance(value, str) and len(value) > limit:
+        raise describe(
+            where,
+            field_name,
+            f"{len(value):,} characters, more than the {limit:,} this field may have; check the "
+            "file for an unclosed quote",
+        )
 
 
 def parse_code(raw: str, type_: int, where: str) -> str:
@@ -256,6 +280,8 @@ def build_item(
         )
     if not generator or not re.match(r"^[A-Za-z0-9_.]+$", generator):
         raise describe(where, "model", f"{generator!r} is not a generator name")
+    check_size(options, where, "options")
+    check_size(answer, where, "answer")
     option_names = parse_options(options, where)
     letters = parse_answer(answer, option_names, where)
     check_answer_fits_type(variant, code, option_names, letters, where)

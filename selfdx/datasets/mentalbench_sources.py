@@ -15,18 +15,21 @@ from pathlib import Path
 from typing import Any
 
 from selfdx.datasets.csv_files import read_csv_rows
+from selfdx.datasets.hub import load_from_hub
 from selfdx.datasets.mentalbench_schema import (
     DISORDER_CODES,
     LETTERS,
     MentalBenchDataError,
     MentalBenchItem,
     build_item,
+    check_size,
     describe,
     parse_answer,
     parse_code,
     parse_number,
     parse_options,
 )
+from selfdx.datasets.paths import columns_found, shorten, what_is_there
 from selfdx.errors import SelfdxError
 
 logger = logging.getLogger(__name__)
@@ -77,8 +80,9 @@ def read_resources_folder(
     dataset_dir = find_dataset_dir(path)
     if dataset_dir is None:
         raise MentalBenchSourceError(
-            f"{path} is not a MentalBench resources folder: expected dataset/low, dataset/medium "
-            "and dataset/high below it (the GitHub repository's resources/ folder)"
+            f"data: {str(path)!r} is not a MentalBench resources folder: expected dataset/low, "
+            "dataset/medium and dataset/high below it (the GitHub repository's resources/ "
+            f"folder), found {what_is_there(path)}"
         )
     items: list[MentalBenchItem] = []
     unrecognised: list[str] = []
@@ -121,6 +125,7 @@ def read_item_file(
     type_ = int(variant[0])
     items = []
     for key, record in records.items():
+        check_size(key, f"{shorten(key)} in {relative}", "id")
         where = f"{key} in {relative}"
         prefix, _, number = str(key).rpartition("_")
         if prefix != code:
@@ -163,6 +168,7 @@ def items_from_rows(rows: Iterable[Mapping[str, Any]], source: str) -> list[Ment
             raise describe(label, missing[0], "column is missing")
         cells = {column: row[column] for column in CSV_COLUMNS}
         for column in ("type", "code", "model", "id"):
+            check_size(cells[column], label, column)
             if not isinstance(cells[column], str) or not cells[column].strip():
                 raise describe(label, column, f"expected text, got {cells[column]!r}")
         type_text = cells["type"].strip()
@@ -223,7 +229,7 @@ def check_columns(columns: list[str], source: str) -> None:
     if missing:
         raise MentalBenchDataError(
             f"MentalBench table {source}: column '{missing[0]}' is missing "
-            f"(expected {', '.join(CSV_COLUMNS)})"
+            f"(expected {', '.join(CSV_COLUMNS)}; found {columns_found(columns)})"
         )
     extra = [column for column in columns if column not in CSV_COLUMNS]
     if extra:
@@ -237,18 +243,17 @@ def items_from_frame(frame: Any, source: str) -> list[MentalBenchItem]:
 
 
 def read_hugging_face(revision: str) -> list[MentalBenchItem]:
-    """Download (or reuse the cached) `hysong/MentalBench` CSV at `revision` and read it."""
-    import datasets
-
-    try:
-        table = datasets.load_dataset(HF_REPO, revision=revision, split="train")
-    except Exception as exc:  # the Hub client raises many kinds of error when offline
-        raise MentalBenchSourceError(
-            f"Could not load {HF_REPO} (revision {revision}) from Hugging Face: "
-            f'{type(exc).__name__}: {exc}. Without access to the Hub, use data="demo" for the '
-            "bundled synthetic demo set, or data=PATH with a local copy: the GitHub repository's "
-            "resources/ folder or the downloaded mentalbench.csv."
-        ) from exc
+    """Download (or reuse the cached) `hysong/MentalBench` CSV at `revision` and read it; fails
+    within seconds when the Hub is out of reach."""
+    table = load_from_hub(
+        HF_REPO,
+        revision,
+        "train",
+        "MentalBench",
+        'Use data="demo" for the bundled synthetic demo set, or data=PATH with a local copy: the '
+        "GitHub repository's resources/ folder or the downloaded mentalbench.csv.",
+        MentalBenchSourceError,
+    )
     return items_from_frame(table.to_pandas(), f"{HF_REPO}@{revision}")
 
 

@@ -25,7 +25,10 @@ from selfdx.datasets.mentalkg import (
     SymptomGroup,
     duration_days,
 )
+from selfdx.datasets.paths import shorten, what_is_there
 
+# Longest text accepted anywhere in the graph, keys included (the published longest is 212).
+MAX_TEXT_CHARS = 10_000
 DISORDER_CODE = re.compile(r"^D\d{3}$")
 SYMPTOM_CODE = re.compile(r"^S\d{3}$")
 GROUP_FIELDS = frozenset(
@@ -51,16 +54,25 @@ DIFFERENTIAL_FIELDS = frozenset(
 
 def find_kg_folder(path: Path) -> Path:
     """The folder holding `disorder.json`: `path` itself, `path/EN` or `path/knowledge_graph/EN`."""
+    if not path.exists():
+        raise MentalKGError(
+            f"MentalKG path {str(path)!r} does not exist (pass the knowledge_graph/EN folder of a "
+            "clone of the MentalBench repository, or a folder above it)"
+        )
     for candidate in (path, path / "EN", path / "knowledge_graph" / "EN"):
         if (candidate / "disorder.json").is_file():
             return candidate
     raise MentalKGError(
         f"{path}: no MentalKG there (expected disorder.json, diagnostic_criteria.json, "
-        "symptom/, differential_diagnosis/ and event.json in the knowledge_graph/EN folder)"
+        "symptom/, differential_diagnosis/ and event.json in it, in EN/ or in "
+        f"knowledge_graph/EN/; found {what_is_there(path)})"
     )
 
 
 def fail(file: str, node: str, field: str, problem: str) -> MentalKGError:
+    """The error for one node and field; long names and values are cut so it stays one line."""
+    node, field = (" ".join(shorten(str(text)).split()) for text in (node, field))
+    problem = " ".join(shorten(problem, 300).split())
     return MentalKGError(f"MentalKG {file}, node {node}, field '{field}': {problem}")
 
 
@@ -83,7 +95,19 @@ def as_object(value: Any, file: str, node: str, field: str) -> dict[str, Any]:
 def as_text(value: Any, file: str, node: str, field: str) -> str:
     if not isinstance(value, str) or not value.strip():
         raise fail(file, node, field, f"expected non-empty text, got {value!r}")
+    check_length(value, file, node, field)
     return value.strip()
+
+
+def check_length(value: str, file: str, node: str, field: str) -> None:
+    """Text (a value or a key) within `MAX_TEXT_CHARS`."""
+    if len(value) > MAX_TEXT_CHARS:
+        raise fail(
+            file,
+            node,
+            field,
+            f"{len(value):,} characters, more than the {MAX_TEXT_CHARS:,} a MentalKG text may have",
+        )
 
 
 def as_texts(value: Any, file: str, node: str, field: str) -> tuple[str, ...]:
@@ -250,6 +274,7 @@ def read_criteria(
         links: list[GroupLink] = []
         attributes: dict[str, Any] = {}
         for key, value in required.items():
+            check_length(key, file, code, "required_criteria")
             if not isinstance(value, dict):
                 attributes[key] = value
                 continue

@@ -15,7 +15,9 @@ from typing import Any, Literal
 from inspect_ai.dataset import MemoryDataset, Sample
 
 from selfdx.datasets.csv_files import read_csv_rows
-from selfdx.datasets.icd10 import CODE_PARTS, normalize_code
+from selfdx.datasets.hub import load_from_hub
+from selfdx.datasets.icd10 import gold_code_problem, normalize_code
+from selfdx.datasets.paths import columns_found, what_is_there
 from selfdx.errors import SelfdxError
 
 logger = logging.getLogger(__name__)
@@ -53,6 +55,10 @@ GoldAction = Literal["Diagnose", "Clarify", "Abstain"]
 # A longer field is nearly always a broken file (an unclosed quote swallows the rows after it);
 # a real one would overflow the context window of most models mid-sweep, so it stops the load.
 MAX_SECTION_CHARS = 100_000
+# Longest value of every other column of the schema (id, labels, codes, age group, sex): real
+# ones are a few characters; a long one is a broken file, and a huge id would be carried into
+# every log record. Columns outside the schema may hold up to MAX_SECTION_CHARS.
+MAX_FIELD_CHARS = 200
 
 _TRUE = {"1", "1.0", "true", "yes"}
 _FALSE = {"0", "0.0", "false", "no"}
@@ -116,13 +122,14 @@ def _parse_agreement(value: str, column: str, where: str) -> bool:
 
 def _parse_diagnosis(value: str, where: str) -> str:
     """The gold ICD-10 code, normalised; empty is allowed (no gold code)."""
-    code = normalize_code(value)
-    if code and not CODE_PARTS.match(code):
+    problem = gold_code_problem(value)
+    if problem is not None:
         raise SafePsychDataError(
-            f"{where}, column 'diagnosis': {value!r} is not an ICD-10 code "
-            "(expected a letter and two digits, optionally a decimal part: F32, F32.1)"
+            f"{where}, column 'diagnosis': {value!r} {problem} (expected one ICD-10 code: a "
+            "letter and two digits, optionally a dot and 1-4 letters or digits: F32, F32.1, "
+            "F10.20)"
         )
-    return code
+    return normalize_code(value)
 
 
 def _parse_sufficiency(value: str, where: str) -> bool:
@@ -156,6 +163,32 @@ def _parse_earliest(value: str, num_stages: int, where: str) -> int:
     return earliest
 
 
+def field_limit(column: str) -> int:
+    """The most characters `column` may hold."""
+    if column in REQUIRED_COLUMNS and column not in SECTION_COLUMNS:
+        return MAX_FIELD_CHARS
+    return MAX_SECTION_CHARS
+
+
+def check_field_sizes(record: dict[str, Any], where: str) -> None:
+    """Every field, the id included, within its limit; the message names row, column and size."""
+    for column, value in record.items():
+        if not isinstance(value, str):
+            continue
+        limit = field_limit(str(column))
+        if len(value.strip()) > limit:
+            noun = "a section" if column in SECTION_COLUMNS else "this column"
+            hint = (
+                " (a real section this long would overflow most models' context windows)"
+                if limit == MAX_SECTION_CHARS
+                else ""
+            )
+            raise SafePsychDataError(
+                f"{where}, column '{column}': {len(value.strip()):,} characters, more than the "
+                f"{limit:,} {noun} may have; check the file for an unclosed quote{hint}"
+            )
+
+
 def record_to_case(record: dict[str, Any], where: str) -> Case:
     """Validate one published-schema record and compact its sections."""
 
@@ -167,19 +200,15 @@ def record_to_case(record: dict[str, Any], where: str) -> Case:
             return ""
         return str(value)
 
+    # the id first, so that every later message can show it
+    check_field_sizes({"id": record.get("id")}, where)
     case_id = text("id").strip()
     if not case_id:
         raise SafePsychDataError(f"{where}, column 'id': the case id is empty")
     where = f"{where} (id={case_id})"
+    check_field_sizes(record, where)
 
     present = [(name, text(name).strip()) for name in SECTION_COLUMNS]
-    for name, content in present:
-        if len(content) > MAX_SECTION_CHARS:
-            raise SafePsychDataError(
-                f"{where}, column '{name}': {len(content):,} characters, more than the "
-                f"{MAX_SECTION_CHARS:,} a section may have; check the file for an unclosed quote "
-                "(a real section this long would overflow most models' context windows)"
-            )
     present = [(name, content) for name, content in present if content]
     if not present:
         raise SafePsychDataError(
@@ -222,7 +251,8 @@ def records_to_cases(records: list[dict[str, Any]], columns: list[str], source: 
     if missing:
         raise SafePsychDataError(
             f"{source}: missing required column(s) {', '.join(missing)} "
-            f"(the published schema has {', '.join(REQUIRED_COLUMNS)})"
+            f"(the published schema has {', '.join(REQUIRED_COLUMNS)}; the file has "
+            f"{columns_found(columns)})"
         )
     if not records:
         raise SafePsychDataError(f"{source}: no cases (the file has a header but no rows)")
@@ -243,25 +273,32 @@ def records_to_cases(records: list[dict[str, Any]], columns: list[str], source: 
 
 def read_csv_records(path: Path) -> tuple[list[dict[str, Any]], list[str]]:
     """Read a published-schema CSV file (UTF-8, optional BOM, quoted newlines allowed)."""
-    if not path.is_file():
-        raise SafePsychDataError(f"{path}: no such file (data= takes 'hf', 'demo' or a CSV path)")
+    if not path.exists():
+        raise SafePsychDataError(
+            f"data: {str(path)!r} does not exist (data= takes 'hf', 'demo' or the path of a CSV "
+            "file in the published Safe-Psych schema)"
+        )
+    if not path.is_file() or path.suffix.lower() != ".csv":
+        suffix = "" if not path.is_file() else " without the .csv suffix"
+        raise SafePsychDataError(
+            f"data: {str(path)!r} is {what_is_there(path)}{suffix}; expected a .csv file in the "
+            "published Safe-Psych schema (one row per case)"
+        )
     columns, records = read_csv_rows(path, str(path), SafePsychDataError)
     return list(records), columns
 
 
 def read_hf_records(revision: str = HF_REVISION) -> tuple[list[dict[str, Any]], list[str]]:
-    """Load the published dataset from the Hugging Face Hub."""
-    try:
-        from datasets import load_dataset
-
-        table = load_dataset(HF_DATASET, split=HF_SPLIT, revision=revision)
-    except Exception as error:  # the Hub raises many types: network, auth, missing revision
-        raise SafePsychDataError(
-            f"could not load the Safe-Psych dataset '{HF_DATASET}' (revision {revision}) from "
-            f"Hugging Face: {type(error).__name__}: {error}. Without access to the Hub, use "
-            'data="demo" for the bundled synthetic demo set, or data=PATH for a local copy of '
-            "the published CSV."
-        ) from error
+    """Load the published dataset from the Hugging Face Hub (fails within seconds when offline)."""
+    table = load_from_hub(
+        HF_DATASET,
+        revision,
+        HF_SPLIT,
+        "the Safe-Psych dataset",
+        'Use data="demo" for the bundled synthetic demo set, or data=PATH for a local copy of '
+        "the published CSV.",
+        SafePsychDataError,
+    )
     records = [dict(row) for row in table]
     return records, list(table.column_names)
 
