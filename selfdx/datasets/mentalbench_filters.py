@@ -1,7 +1,8 @@
 """MentalBench task-argument normalisation and item selection (types, generators, disorders).
 
 `-T types=1,2` reaches a task as a list, `-T types=3` as a bare int and `types="1,2"` as a
-string: every normaliser here accepts all of these and raises a `ValueError` naming the argument.
+string: every normaliser here accepts all of these and raises an `ArgumentError` naming the
+argument.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from selfdx.datasets.mentalbench_schema import CODE_RE, VARIANTS, MentalBenchItem
+from selfdx.errors import ArgumentError
 
 logger = logging.getLogger(__name__)
 
@@ -30,15 +32,15 @@ def as_list(value: ArgList, argument: str) -> list[str] | None:
     elif isinstance(value, Sequence):
         raw = value
     else:
-        raise ValueError(f"{argument}: expected a value or a list, got {value!r}")
+        raise ArgumentError(f"{argument}: expected a value or a list, got {value!r}")
     parts: list[str] = []
     for part in raw:
         if isinstance(part, bool) or not isinstance(part, int | str):
-            raise ValueError(f"{argument}: {part!r} is neither a number nor a name")
+            raise ArgumentError(f"{argument}: {part!r} is neither a number nor a name")
         text = str(part).strip()
         parts.extend(piece.strip() for piece in text.split(",") if piece.strip())
     if not parts:
-        raise ValueError(f"{argument}: the list is empty")
+        raise ArgumentError(f"{argument}: the list is empty")
     return parts
 
 
@@ -55,7 +57,7 @@ def normalise_types(types: ArgList) -> tuple[str, ...]:
         elif text in VARIANTS:
             chosen.add(text)
         else:
-            raise ValueError(f"types: {part!r} is not a MentalBench type (1, 2, 3, 4, 4a or 4b)")
+            raise ArgumentError(f"types: {part!r} is not a MentalBench type (1, 2, 3, 4, 4a or 4b)")
     return tuple(variant for variant in VARIANTS if variant in chosen)
 
 
@@ -80,7 +82,7 @@ def normalise_disorders(disorders: ArgList) -> tuple[str, ...] | None:
     for part in parts:
         pieces = re.split(r"[-_]", part.upper())
         if len(pieces) > 2 or not all(CODE_RE.match(piece) for piece in pieces):
-            raise ValueError(
+            raise ArgumentError(
                 f"disorders: {part!r} is neither a disorder code (D001-D023) "
                 "nor a pair code (D001-D005)"
             )
@@ -105,12 +107,12 @@ def select_items(
         known = sorted({item.generator for item in items})
         unknown = [name for name in generators if name not in known]
         if unknown:
-            raise ValueError(f"generators: {unknown[0]!r} is not in this data (has {known})")
+            raise ArgumentError(f"generators: {unknown[0]!r} is not in this data (has {known})")
     if disorders is not None:
         known_codes = {code for item in items for code in (item.code, *item.codes)}
         unknown = [code for code in disorders if code not in known_codes]
         if unknown:
-            raise ValueError(f"disorders: {unknown[0]!r} does not occur in this data")
+            raise ArgumentError(f"disorders: {unknown[0]!r} does not occur in this data")
 
     kept = [item for item in items if item.variant in variants]
     if generators is not None:
@@ -129,7 +131,7 @@ def select_items(
     elif truncated:
         logger.info("MentalBench: kept %d truncated generation(s)", len(truncated))
     if not kept:
-        raise ValueError(
+        raise ArgumentError(
             "MentalBench: no items are left after the types/generators/disorders filters"
         )
     counts = Counter(item.variant for item in kept)

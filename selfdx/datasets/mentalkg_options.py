@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 
-from selfdx.datasets.mentalkg import MentalKG
+from selfdx.datasets.mentalkg import MentalKG, MentalKGError
 from selfdx.datasets.mentalkg_profile_model import OptionEntry, OptionKind, SampledGroup
 
 DISTRACTORS = 3
@@ -78,7 +78,7 @@ def single_answer_options(
         rng.shuffle(pool)
         chosen += pool[: DISTRACTORS - len(chosen)]
     if len(chosen) < DISTRACTORS:
-        raise ValueError(f"{code}: MentalKG has too few other disorders for three distractors")
+        raise MentalKGError(f"{code}: MentalKG has too few other disorders for three distractors")
     options = [OptionEntry(code=code, name=kg.disorder(code).name, kind="answer"), *chosen]
     rng.shuffle(options)
     return tuple(options)
@@ -95,7 +95,7 @@ def pair_options(
     elif len(less) >= 2:
         distractors = rng.sample(less, 2)
     else:
-        raise ValueError(
+        raise MentalKGError(
             f"{main}-{sub}: MentalKG has too few moderately or less likely disorders for the "
             "two distractors of a pair"
         )

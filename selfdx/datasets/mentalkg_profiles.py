@@ -34,6 +34,7 @@ from selfdx.datasets.mentalkg_profile_model import (
     SeedProfile,
 )
 from selfdx.datasets.mentalkg_sampling import express, full_seed, partial_seed
+from selfdx.errors import ArgumentError
 
 VARIANT_ORDER: tuple[str, ...] = ("1", "2", "3", "4a", "4b")
 MAX_ID = 999  # MentalBench ids have three digits
@@ -60,7 +61,7 @@ def units_for(kg: MentalKG, tier: str, disorders: Sequence[str] | None) -> list[
         return units
     chosen = [u for u in units if any(d == u or d in u.split("-") for d in disorders)]
     if not chosen:
-        raise ValueError(f"disorders: {list(disorders)} select nothing for the {tier} tier")
+        raise ArgumentError(f"disorders: {list(disorders)} select nothing for the {tier} tier")
     return chosen
 
 
@@ -77,7 +78,7 @@ def plan(
         index = group // len(order) + 1
         number = (index - 1) * IDS_PER_SEED + within + 1
         if number > MAX_ID:
-            raise ValueError(
+            raise ArgumentError(
                 f"n: {n} cases give {unit} more than {MAX_ID} ids; ask for fewer cases or "
                 "more disorders"
             )
@@ -182,11 +183,11 @@ def sample_profiles(
     """`n` profiles for each variant in `variants`, in variant order, then plan order."""
     unknown = [v for v in variants if v not in VARIANT_ORDER]
     if unknown:
-        raise ValueError(f"types: {unknown[0]!r} is not a MentalBench type variant")
+        raise ArgumentError(f"types: {unknown[0]!r} is not a MentalBench type variant")
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise ValueError(f"n: expected a positive whole number of cases per type, got {n!r}")
+        raise ArgumentError(f"n: expected a positive whole number of cases per type, got {n!r}")
     if not 1 <= variants_per_seed <= IDS_PER_SEED:
-        raise ValueError(
+        raise ArgumentError(
             f"variants_per_seed: expected 1 to {IDS_PER_SEED} (MentalBench numbers five ids "
             f"per seed profile), got {variants_per_seed!r}"
         )

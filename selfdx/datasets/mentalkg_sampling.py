@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import random
 
-from selfdx.datasets.mentalkg import Criteria, MentalKG, SymptomGroup, duration_days
+from selfdx.datasets.mentalkg import Criteria, MentalKG, MentalKGError, SymptomGroup, duration_days
 from selfdx.datasets.mentalkg_profile_model import (
     SampledCriteria,
     SampledGroup,
@@ -60,7 +60,7 @@ def months_to_days(months: int) -> int:
 def sample_days(low: int, high: int, rng: random.Random) -> int:
     """A duration in [low, high] days: in whole months when the window allows, else in days."""
     if high < low:
-        raise ValueError(f"empty duration window: {low} to {high} days")
+        raise MentalKGError(f"empty duration window: {low} to {high} days")
     first = math.ceil(low / DAYS_PER_MONTH)
     months = [m for m in range(max(first, 2), high // DAYS_PER_MONTH + 1)]
     months = [m for m in months if low <= months_to_days(m) <= high]
@@ -213,7 +213,9 @@ def partial_seed(kg: MentalKG, code: str, rng: random.Random) -> SeedProfile:
     if not short and not drop_fi:
         ways = [*shortable, *(["(FI)"] if has_fi else [])]
         if not ways:
-            raise ValueError(f"{code}: no way to sample a partial profile (no group or FI to miss)")
+            raise MentalKGError(
+                f"{code}: no way to sample a partial profile (no group or FI to miss)"
+            )
         pick = rng.choice(ways)
         drop_fi = pick == "(FI)"
         short = set() if drop_fi else {pick}
