@@ -1,6 +1,7 @@
 """Everything Inspect should find under the `selfdx` entry point: tasks and model providers."""
 
 # ruff: noqa: F401
+from selfdx.inspect_tasks.interview import interview
 from selfdx.inspect_tasks.mentalbench import mentalbench
 from selfdx.inspect_tasks.mentalbench_generate import mentalbench_generate
 from selfdx.inspect_tasks.safe_psych import safe_psych

@@ -126,6 +126,8 @@ def _load_policies() -> None:
     import selfdx.providers.case_writer  # noqa: F401
     import selfdx.providers.choice_policies  # noqa: F401
     import selfdx.providers.faults  # noqa: F401
+    import selfdx.providers.interview_policies  # noqa: F401
+    import selfdx.providers.kg_patient  # noqa: F401
     import selfdx.providers.safe_psych_policies  # noqa: F401
 
 

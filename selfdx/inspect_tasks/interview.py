@@ -1,0 +1,120 @@
+"""`selfdx/interview`: the model interviews a MentalKG patient before it diagnoses.
+
+Cases are MentalBench profiles (published `features/`, or sampled fresh with a seed); the
+patient is the `patient` model role (default: the offline `selfdx/kg-patient`), answering
+from the profile's facts. See the README section "Interview: `selfdx/interview`".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from inspect_ai import Task, task
+from inspect_ai.dataset import MemoryDataset
+from inspect_ai.model import GenerateConfig
+
+import selfdx.gc_tuning  # noqa: F401  (registers the GC freeze hook for selfdx tasks)
+from selfdx.datasets.interview_cases import GENERATORS, VARIANTS, case_to_sample, load_cases
+from selfdx.errors import ArgumentError
+from selfdx.scorers.interview_scorer import interview_scorer
+from selfdx.solvers.interview import interview as interview_solver
+from selfdx.solvers.interview_prompts import ANSWER_FORMATS, FULL_TEXTS, MODES, check_choice
+
+TASK_VERSION = "1-A"
+CASE_SOURCES: tuple[str, ...] = ("published", "sampled", "both")
+
+
+def normalise_types(types: object) -> list[str]:
+    """`types` as variants: 1, 2, 4a, 4b, or `high` for 4a and 4b."""
+    raw = types.split(",") if isinstance(types, str) else types
+    if isinstance(raw, int | float):
+        raw = [raw]
+    if not isinstance(raw, Sequence) or isinstance(raw, bytes):
+        raise ArgumentError(f"types: expected 1, 2, 4a, 4b or high (a list), got {types!r}")
+    chosen: list[str] = []
+    for item in raw:
+        text = str(item).strip().lower()
+        wanted = ["4a", "4b"] if text in ("high", "4") else [text]
+        for variant in wanted:
+            if variant not in VARIANTS:
+                raise ArgumentError(f"types: {item!r} is not 1, 2, 4a, 4b or high")
+            if variant not in chosen:
+                chosen.append(variant)
+    if not chosen:
+        raise ArgumentError("types: choose at least one of 1, 2, 4a, 4b, high")
+    return [v for v in VARIANTS if v in chosen]
+
+
+def whole_number(name: str, value: object, low: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise ArgumentError(f"{name}: expected a whole number >= {low}, got {value!r}")
+    return value
+
+
+@task
+def interview(
+    data: str = "demo",
+    mode: str = "interview",
+    max_questions: int = 12,
+    answer_format: str = "letters",
+    types: str | Sequence[str | int] = "1,2",
+    cases: str = "published",
+    n_sampled: int = 10,
+    seed: int = 0,
+    generator: str = "gpt5",
+    full_text: str = "profile",
+) -> Task:
+    """Diagnostic interview of a simulated MentalKG patient.
+
+    Args:
+        data: "demo" (synthetic graph and cases, offline) or a MentalBench resources/ folder
+            (features/ files and knowledge_graph/EN).
+        mode: "interview" (ask, then answer), "full" (the whole profile at once: the static
+            ceiling) or "initial" (the opening only: the floor).
+        max_questions: questions allowed before the answer (interview mode).
+        answer_format: "letters" (one of four shown options) or "free_text" (a diagnosis name,
+            no options shown).
+        types: 1, 2, 4a, 4b or high (= 4a and 4b): a list or a comma-separated string.
+        cases: with a folder: "published" (features/ profiles), "sampled" (fresh profiles
+            from the MentalKG sampler) or "both". The demo always samples its own graph.
+        n_sampled: fresh profiles per type for cases=sampled/both.
+        seed: the sampler's seed for fresh profiles.
+        generator: whose features/ file (and narrative, for full_text=narrative) to read:
+            gemini, gpt5 or qwen235 (the profiles are identical across them).
+        full_text: what mode=full shows: "profile" (every fact in the patient's words) or
+            "narrative" (the published MentalBench case text; profile where there is none).
+    """
+    check_choice("mode", mode, MODES)
+    check_choice("answer_format", answer_format, ANSWER_FORMATS)
+    check_choice("cases", cases, CASE_SOURCES)
+    check_choice("generator", generator, GENERATORS)
+    check_choice("full_text", full_text, FULL_TEXTS)
+    whole_number("max_questions", max_questions, 0)
+    whole_number("n_sampled", n_sampled, 1)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ArgumentError(f"seed: expected an integer, got {seed!r}")
+    if not isinstance(data, str) or not data.strip():
+        raise ArgumentError(
+            f"data: expected 'demo' or a MentalBench resources/ folder, got {data!r}"
+        )
+    variants = normalise_types(types)
+    _, chosen = load_cases(data, variants, cases, n_sampled, seed, generator)
+    if not chosen:
+        raise ArgumentError(f"data: no interview cases for types {','.join(variants)} in {data!r}")
+    budget = max_questions if mode == "interview" else 0
+    return Task(
+        dataset=MemoryDataset([case_to_sample(c) for c in chosen], name="interview", location=data),
+        solver=interview_solver(data, mode, max_questions, answer_format, full_text),
+        scorer=interview_scorer(data),
+        config=GenerateConfig(max_tokens=512),
+        message_limit=2 + 2 * budget + 4,
+        version=TASK_VERSION,
+        metadata={
+            "benchmark": "interview",
+            "mode": mode,
+            "max_questions": max_questions,
+            "answer_format": answer_format,
+            "variants": variants,
+            "cases": "demo" if data == "demo" else cases,
+        },
+    )

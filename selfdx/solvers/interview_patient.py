@@ -1,0 +1,97 @@
+"""Asking the simulated patient: the `patient` role, the REVEALED line, and leak checks.
+
+The patient model gets the case's facts in its system prompt and the interviewer's questions
+fenced in `<doctor>` tags. Its last line, `REVEALED: <ids>`, is stripped before the
+interviewer sees the reply. Two kinds of leak are counted per reply: a diagnosis name said by
+the patient (withheld from the interviewer: replaced by `[diagnosis name withheld]`), and an
+id reported on the REVEALED line that is not a fact of the profile (a fact the patient made
+up, or a symptom it should have denied).
+"""
+
+from __future__ import annotations
+
+import re
+
+from inspect_ai.model import (
+    ChatMessage,
+    ChatMessageAssistant,
+    ChatMessageSystem,
+    ChatMessageUser,
+    GenerateConfig,
+    Model,
+)
+
+from selfdx.datasets.interview_cases import InterviewCase
+from selfdx.scorers.diagnosis_names import find_diagnosis_names
+from selfdx.solvers.interview_prompts import patient_prompt, template
+from selfdx.solvers.interview_trace import InterviewTurn, PatientReply
+
+REVEALED = re.compile(r"^\W*REVEALED\W*:\s*(.*)$", re.IGNORECASE | re.MULTILINE)
+FACT_ID = re.compile(r"[A-Z][A-Z0-9]*(?:-[A-Za-z0-9_]+)?")
+WITHHELD = "[diagnosis name withheld]"
+PATIENT_ATTEMPTS = 2
+
+
+def split_revealed(raw: str) -> tuple[str, list[str], bool]:
+    """(the reply without REVEALED lines, the ids they list, whether there was one)."""
+    ids: list[str] = []
+    found = False
+    for match in REVEALED.finditer(raw):
+        found = True
+        listed = match.group(1).strip()
+        if listed.lower().strip(". ") not in ("none", ""):
+            ids += [i for i in FACT_ID.findall(listed) if i.upper() != "NONE"]
+    text = REVEALED.sub("", raw).strip()
+    return text, list(dict.fromkeys(ids)), found
+
+
+def withhold_names(text: str, case: InterviewCase) -> tuple[str, list[str]]:
+    """Replace diagnosis names the patient said (unless a fact of the case says them too)."""
+    allowed = {m.text.lower() for f in case.facts for m in find_diagnosis_names(f.statement)}
+    said = [m for m in find_diagnosis_names(text) if m.text.lower() not in allowed]
+    for mention in sorted(said, key=lambda m: m.start, reverse=True):
+        text = text[: mention.start] + WITHHELD + text[mention.start + len(mention.text) :]
+    return text, [m.text for m in said]
+
+
+def patient_messages(
+    case: InterviewCase, turns: list[InterviewTurn], question: str
+) -> list[ChatMessage]:
+    """The patient's view: its instructions, earlier questions and its own earlier replies."""
+    messages: list[ChatMessage] = [ChatMessageSystem(content=patient_prompt(case))]
+    for turn in turns:
+        if turn.patient is not None and turn.question is not None:
+            messages.append(
+                ChatMessageUser(content=template("patient_turn").format(question=turn.question))
+            )
+            messages.append(ChatMessageAssistant(content=turn.patient.raw))
+    messages.append(ChatMessageUser(content=template("patient_turn").format(question=question)))
+    return messages
+
+
+async def ask_patient(
+    model: Model, case: InterviewCase, turns: list[InterviewTurn], question: str
+) -> PatientReply | None:
+    """The patient's reply to `question`; None when it stays empty after two tries."""
+    messages = patient_messages(case, turns, question)
+    facts = {f.id for f in case.facts}
+    for attempt in range(1, PATIENT_ATTEMPTS + 1):
+        output = await model.generate(messages, config=GenerateConfig(max_tokens=400))
+        raw = output.completion.strip()
+        text, ids, has_line = split_revealed(raw)
+        if not text:
+            continue
+        shown, names = withhold_names(text, case)
+        unknown = [i for i in ids if i not in facts]
+        return PatientReply(
+            model=str(model),
+            raw=raw,
+            shown=shown,
+            revealed=[i for i in ids if i in facts],
+            unknown_ids=unknown,
+            diagnosis_names=names,
+            leaks=len(names) + len(unknown),
+            revealed_line=has_line,
+            attempts=attempt,
+        )
+    return None
