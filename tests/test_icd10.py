@@ -1,14 +1,18 @@
+import csv
+
 import pytest
 
 from selfdx.datasets.icd10 import (
     category,
     extract_codes,
+    gold_code_problem,
     group,
     match_category,
     match_full_code,
     match_group,
     normalize_code,
 )
+from selfdx.datasets.safe_psych import DEMO_CSV
 
 
 def test_normalize_code_strips_spaces_and_upper_cases():
@@ -72,3 +76,41 @@ def test_groups_follow_icd10_blocks(code, expected):
 def test_category():
     assert category("f32.10") == "F32"
     assert category("32.1") is None
+
+
+@pytest.mark.parametrize(
+    ("code", "problem"),
+    [
+        ("F322", "has no dot after the category (write F32.2, not F322)"),
+        ("F32garbage", "has text after the code"),
+        ("F32.1 depression", "has text after the code"),
+        ("F32, F33", "holds more than one code; a gold label is one code"),
+        ("F32;F33", "holds more than one code; a gold label is one code"),
+        ("F32.1 F33", "holds more than one code; a gold label is one code"),  # not "F32.1F33"
+        ("F32-F33", "is a range of codes; a gold label is one code"),
+        ("F32.0-F32.9", "is a range of codes; a gold label is one code"),
+        ("F32.1.2", "has more than one dot"),
+        ("F99.", "ends with a dot and no digits after it"),
+        ("F32.12345", "has more than 4 characters after the dot"),
+        ("F3", "is not an ICD-10 code"),
+        ("32.1", "is not an ICD-10 code"),
+        ("major depression", "is not an ICD-10 code"),
+    ],
+)
+def test_malformed_gold_codes_are_named(code, problem):
+    assert gold_code_problem(code) == problem
+
+
+@pytest.mark.parametrize(
+    "code", ["", "F29", "F32.1", " f 32.1 ", "F10.20", "F02.80", "F32.A", "G30.9", "F43.1"]
+)
+def test_well_formed_gold_codes_pass(code):
+    assert gold_code_problem(code) is None
+
+
+def test_every_demo_gold_code_is_well_formed():
+    """The bundled demo set uses the published formats; the strict grammar must accept all."""
+    rows = csv.DictReader(DEMO_CSV.open(encoding="utf-8"))
+    codes = {row["diagnosis"] for row in rows}
+    assert len(codes) > 10
+    assert [code for code in codes if gold_code_problem(code) is not None] == []

@@ -7,6 +7,8 @@ The two 1 MB cases are generated here rather than stored.
 
 from __future__ import annotations
 
+import csv
+import json
 import os
 import socket
 import subprocess
@@ -21,7 +23,12 @@ from selfdx.cli import main as selfdx_main
 from selfdx.datasets.hub import HUB_PROBE_SECONDS, probe_hub
 from selfdx.datasets.mentalbench import load_items
 from selfdx.datasets.mentalbench_schema import MAX_QUESTION_CHARS, MentalBenchDataError
-from selfdx.datasets.safe_psych import MAX_SECTION_CHARS, SafePsychDataError, load_cases
+from selfdx.datasets.safe_psych import (
+    MAX_FIELD_CHARS,
+    MAX_SECTION_CHARS,
+    SafePsychDataError,
+    load_cases,
+)
 from tests.conftest import REPO_ROOT
 
 CORPUS = Path(__file__).parent / "bad_inputs"
@@ -439,3 +446,158 @@ def test_hub_probe_is_bounded_when_nothing_answers() -> None:
         problem = probe_hub(f"http://127.0.0.1:{silent.getsockname()[1]}", seconds=1.0)
         elapsed = time.perf_counter() - start
     assert problem is not None and elapsed < 5
+
+
+# ---------------------------------------------------------------------------- generated cases:
+# malformed gold codes and oversized fields, written into copies of valid corpus rows
+
+SP_VALID_ROW = (SP / "duplicate_ids.csv").read_text(encoding="utf-8").splitlines()[:2]
+GOLD_CODE_PROBLEMS: list[tuple[str, str]] = [
+    ("F322", "has no dot after the category (write F32.2, not F322)"),
+    ("F32garbage", "has text after the code"),
+    ('"F32, F33"', "holds more than one code; a gold label is one code"),
+    ("F32-F33", "is a range of codes; a gold label is one code"),
+    ("F32.1.2", "has more than one dot"),
+    ("F99.", "ends with a dot and no digits after it"),
+]
+GOLD_CODE_EXPECTED = (
+    "(expected one ICD-10 code: a letter and two digits, optionally a dot and 1-4 letters or "
+    "digits: F32, F32.1, F10.20)"
+)
+
+
+def write_sp(path: Path, row: str) -> Path:
+    path.write_text(SP_VALID_ROW[0] + "\n" + row + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("cell", "problem"), GOLD_CODE_PROBLEMS, ids=[c for c, _ in GOLD_CODE_PROBLEMS]
+)
+def test_a_malformed_gold_code_names_file_row_id_and_column(
+    tmp_path: Path, cell: str, problem: str
+) -> None:
+    """Before: each of these loaded and was scored at the category or group level."""
+    path = write_sp(tmp_path / "codes.csv", SP_VALID_ROW[1].replace(",F32.1,", f",{cell},"))
+    with pytest.raises(SafePsychDataError) as error:
+        load_cases(str(path))
+    value = cell.strip('"')
+    assert str(error.value) == (
+        f"{path}: row 1 (id=bad-001), column 'diagnosis': {value!r} {problem} " + GOLD_CODE_EXPECTED
+    )
+
+
+HUGE_ID = "x" * 200_000
+
+
+def test_a_200000_character_safe_psych_id_is_rejected(tmp_path: Path) -> None:
+    path = write_sp(tmp_path / "huge_id.csv", SP_VALID_ROW[1].replace("bad-001", HUGE_ID))
+    with pytest.raises(SafePsychDataError) as error:
+        load_cases(str(path))
+    assert str(error.value) == (
+        f"{path}: row 1, column 'id': 200,000 characters, more than the {MAX_FIELD_CHARS} this "
+        "column may have; check the file for an unclosed quote"
+    )
+
+
+@pytest.mark.parametrize("column", ["age_group", "sex", "diagnosis", "diagnosis_agreement"])
+def test_every_short_safe_psych_column_has_a_limit(tmp_path: Path, column: str) -> None:
+    header = SP_VALID_ROW[0].split(",")
+    with (SP / "duplicate_ids.csv").open(encoding="utf-8", newline="") as handle:
+        row = next(csv.DictReader(handle))
+    row[column] = "y" * (MAX_FIELD_CHARS + 1)
+    path = tmp_path / "long.csv"
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=header)
+        writer.writeheader()
+        writer.writerow(row)
+    with pytest.raises(SafePsychDataError) as error:
+        load_cases(str(path))
+    assert str(error.value) == (
+        f"{path}: row 1 (id=bad-001), column '{column}': {MAX_FIELD_CHARS + 1} characters, more "
+        f"than the {MAX_FIELD_CHARS} this column may have; check the file for an unclosed quote"
+    )
+    row[column] = {"diagnosis": "F32.1", "diagnosis_agreement": "1"}.get(column, "z" * 200)
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=header)
+        writer.writeheader()
+        writer.writerow(row)
+    (case,) = load_cases(str(path))  # at the limit: accepted
+    assert case.id == "bad-001"
+
+
+MB_ROWS = list(
+    csv.DictReader((MB / "valid_quoted_newlines.csv").open(encoding="utf-8", newline=""))
+)
+
+
+@pytest.mark.parametrize(
+    ("column", "limit"),
+    [("id", 200), ("code", 200), ("model", 200), ("type", 200), ("option", 2000), ("answer", 1000)],
+)
+def test_every_mentalbench_csv_field_has_a_limit(tmp_path: Path, column: str, limit: int) -> None:
+    rows = [dict(row) for row in MB_ROWS]
+    rows[1][column] = "z" * 200_000
+    path = tmp_path / "huge.csv"
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    with pytest.raises(MentalBenchDataError) as error:
+        load_items(path)
+    where = (
+        "data row 2 of huge.csv"
+        if column in ("id", "code", "model", "type")
+        else "D005_l002 (type1, gemini) at data row 2 of huge.csv"
+    )
+    field = "options" if column == "option" else column
+    assert str(error.value) == (
+        f"MentalBench item {where}, field '{field}': 200,000 characters, more than the "
+        f"{limit:,} this field may have; check the file for an unclosed quote"
+    )
+
+
+def test_a_200000_character_item_key_in_a_resources_folder_is_rejected(tmp_path: Path) -> None:
+    folder = tmp_path / "resources" / "dataset"
+    for tier in ("medium", "high"):
+        (folder / tier).mkdir(parents=True)
+    item_file = folder / "low" / "D005" / "main_gemini.json"
+    item_file.parent.mkdir(parents=True)
+    record = {"question": "q", "options": "A. Schizophrenia", "answer": "A. Schizophrenia"}
+    item_file.write_text(json.dumps({"D005_" + HUGE_ID: record}), encoding="utf-8")
+    with pytest.raises(MentalBenchDataError) as error:
+        load_items(tmp_path / "resources")
+    assert str(error.value) == (
+        f"MentalBench item D005_{'x' * 52}... in low/D005/main_gemini.json, field 'id': "
+        "200,005 characters, more than the 200 this field may have; check the file for an "
+        "unclosed quote"
+    )
+
+
+def test_a_200000_character_id_stops_inspect_eval_with_one_line(tmp_path: Path) -> None:
+    """The reported symptom: such an id ended in 0 samples, exit 0 and no message."""
+    path = write_sp(tmp_path / "huge_id.csv", SP_VALID_ROW[1].replace("bad-001", HUGE_ID))
+    command = [
+        sys.executable,
+        "-m",
+        "inspect_ai",
+        "eval",
+        "selfdx/safe_psych",
+        "-T",
+        f"data={path}",
+        "--model",
+        "selfdx/keyword",
+        "--model-role",
+        "grader=selfdx/rules-judge",
+        "--log-dir",
+        str(tmp_path / "logs"),
+        "--display",
+        "plain",
+    ]
+    result = subprocess.run(
+        command, cwd=REPO_ROOT, capture_output=True, text=True, timeout=180, check=False
+    )
+    output = result.stdout + result.stderr
+    assert result.returncode != 0
+    assert "Traceback" not in output
+    assert f"{path}: row 1, column 'id': 200,000 characters" in " ".join(output.split())

@@ -62,7 +62,7 @@ def gold_code_problem(code: str | None) -> str | None:
         return "has more than one dot"
     if text.endswith("."):
         return "ends with a dot and no digits after it"
-    if re.match(r"^[A-Z]\d{2}\.[0-9A-Z]{5,}$", text):
+    if re.match(r"^[A-Z]\d{2}\.\d{5,}$", text):
         return "has more than 4 characters after the dot"
     if re.match(r"^[A-Z]\d{3}", text):
         return "has no dot after the category (write F32.2, not F322)"
