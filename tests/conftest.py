@@ -40,13 +40,32 @@ def log_dir(tmp_path: Path) -> str:
 
 
 def metric_value(log, name: str, stat: str = "mean") -> float:
-    """A task metric from a log's results, by score key and statistic.
+    """A task metric from a log's results, by score key and statistic ("mean" or "stderr").
 
-    Custom metrics are registered as `selfdx/<name>` when the package is loaded through its
-    entry point, and as `<name>` otherwise; either spelling is accepted.
+    selfdx reports a dict-valued score as one results entry holding `<key>` and
+    `<key>_stderr` (see `selfdx.scorers.key_metrics`); an entry named after the key with
+    `mean` / `stderr` metrics (Inspect's per-key layout, used by the rubric scorers) is read
+    too. Custom metrics may be registered as `selfdx/<name>`; either spelling is accepted.
     """
-    entry = next(s for s in log.results.scores if s.name == name)
-    for key, value in entry.metrics.items():
-        if key == stat or key.endswith(f"/{stat}"):
-            return value.value
-    raise KeyError(f"{name} has no metric {stat}: {list(entry.metrics)}")
+    wanted = name if stat == "mean" else f"{name}_{stat}"
+    for entry in log.results.scores:
+        if entry.name == name:
+            for key, value in entry.metrics.items():
+                if key == stat or key.endswith(f"/{stat}"):
+                    return value.value
+        for key, value in entry.metrics.items():
+            if key == wanted:
+                return value.value
+    names = [f"{e.name}: {list(e.metrics)}" for e in log.results.scores]
+    raise KeyError(f"no metric {name} ({stat}) in {names}")
+
+
+def sample_mean(log, key: str) -> float:
+    """The mean of one key of the samples' dict-valued scores, skipping NaN (not applicable)."""
+    values = []
+    for sample in log.samples:
+        for score in sample.scores.values():
+            if isinstance(score.value, dict) and key in score.value:
+                values.append(float(score.value[key]))
+    kept = [v for v in values if v == v]
+    return sum(kept) / len(kept) if kept else float("nan")

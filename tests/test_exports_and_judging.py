@@ -36,6 +36,8 @@ STEP_FIELDS = {
 }
 TOP_FIELDS = {
     "sample_id",
+    "epoch",
+    "log_status",
     "num_sections_total",
     "num_steps_executed",
     "stopping_reason",
@@ -183,17 +185,12 @@ def test_rejudging_with_another_grader(keyword_log, tmp_path):
     sample = rescored.samples[0]
     assert "safe_psych_scorer" in sample.scores and "safe_psych_rejudge" in sample.scores
     # The new judge diagnoses at stage 1 everywhere: every insufficient case is diagnosed.
-    new = next(
-        s
-        for s in rescored.results.scores
-        if s.name == "under_abstention" and s.scorer == "safe_psych_rejudge"
-    )
-    assert new.metrics["mean"].value == 1.0
+    new = next(s for s in rescored.results.scores if s.scorer == "safe_psych_rejudge")
+    assert new.metrics["under_abstention"].value == 1.0
     first_turns = [s.scores["safe_psych_rejudge"].metadata["turns"] for s in rescored.samples]
     assert all(len(turns) == 1 and turns[0]["action"] == "Diagnose" for turns in first_turns)
     agree = [t[0]["original_action"] == "Diagnose" for t in first_turns]
-    value = next(s for s in rescored.results.scores if s.name == "action_agreement")
-    assert value.metrics["mean"].value == pytest.approx(sum(agree) / len(agree))
+    assert new.metrics["action_agreement"].value == pytest.approx(sum(agree) / len(agree))
     # The report gets a row for the new judge and a judge-agreement table.
     log_dir = tmp_path / "logs"
     log_dir.mkdir()

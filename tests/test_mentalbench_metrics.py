@@ -7,8 +7,8 @@ import math
 import pytest
 from inspect_ai.scorer import SampleScore, Score, stderr
 
+from selfdx.scorers.key_metrics import key_means
 from selfdx.scorers.mentalbench_metrics import (
-    breakdown,
     letter_overlap,
     mentalbench_metrics,
     ratio_with_stderr,
@@ -133,39 +133,44 @@ def test_letter_overlap_by_hand():
     assert result["f1_stderr"] == pytest.approx(math.sqrt(4 / 3) / 9)
 
 
-def test_breakdown_by_hand():
-    rows = [  # (type, code, variant, correct, seed group)
-        (1, "D005", "1", 1.0, "D005-l01"),
-        (1, "D005", "1", 0.0, "D005-l02"),
-        (1, "D005", "1", 1.0, "D005-l02"),
-        (4, "D001-D005", "4a", 1.0, "D001-m01"),
-        (4, "D001-D005", "4b", 0.0, "D001-m01"),
-        (4, "D001-D005", "4b", 0.0, "D001-m02"),
+def test_key_means_by_hand():
+    rows = [  # (accuracy, type1, seed group)
+        (1.0, 1.0, "g1"),
+        (0.0, 0.0, "g2"),
+        (1.0, 1.0, "g2"),
+        (1.0, math.nan, "g3"),  # not a Type 1 item: left out of type1
     ]
     scores = [
         SampleScore(
-            score=Score(value={"accuracy": correct}),
+            score=Score(value={"accuracy": a, "type1": t, "excluded": 1.0 - a}),
             sample_id=str(n),
-            sample_metadata={"type": t, "code": c, "variant": v, "seed_group": g},
+            sample_metadata={"seed_group": g},
         )
-        for n, (t, c, v, correct, g) in enumerate(rows)
+        for n, (a, t, g) in enumerate(rows)
     ]
-    result = breakdown()(scores)
+    result = key_means(["accuracy", "type1", "type9"], counts=("excluded",))(scores)
     assert isinstance(result, dict)
-    assert sorted(result) == sorted(
-        f"{key}{suffix}"
-        for key in ("type1_D005", "type4_D001-D005", "type4_4a", "type4_4b")
-        for suffix in ("", "_stderr")
-    )
-    # type1_D005: 2/3; deviations per seed group l01: 1/3, l02: -2/3 + 1/3 = -1/3
-    # -> sqrt((1/9 + 1/9) * 2/1) / 3 = (2/3) / 3
-    assert result["type1_D005"] == pytest.approx(2 / 3)
-    assert result["type1_D005_stderr"] == pytest.approx(2 / 9)
-    # type4_D001-D005: 1/3; groups m01: 2/3 - 1/3 = 1/3, m02: -1/3 -> same spread: (2/3) / 3
-    assert result["type4_D001-D005"] == pytest.approx(1 / 3)
-    assert result["type4_D001-D005_stderr"] == pytest.approx(2 / 9)
-    assert result["type4_4a"] == 1.0 and math.isnan(result["type4_4a_stderr"])  # one group
-    assert result["type4_4b"] == 0.0 and result["type4_4b_stderr"] == 0.0
+    # type9 is in no score: left out; excluded is counted
+    assert list(result) == [
+        "accuracy",
+        "accuracy_stderr",
+        "type1",
+        "type1_stderr",
+        "excluded_count",
+    ]
+    assert result["accuracy"] == 0.75 and result["type1"] == pytest.approx(2 / 3)
+    # unclustered: sample sd / sqrt(n); accuracy: sd of (1, 0, 1, 1) = 0.5 -> 0.5 / 2
+    assert result["accuracy_stderr"] == pytest.approx(0.25)
+    # type1 over (1, 0, 1): sd = sqrt(1/3) -> sqrt(1/3) / sqrt(3) = 1/3
+    assert result["type1_stderr"] == pytest.approx(1 / 3)
+    assert result["excluded_count"] == 1.0
+    clustered = key_means(["accuracy"], cluster="seed_group")(scores)
+    # residuals per group: g1 0.25, g2 -0.75 + 0.25 = -0.5, g3 0.25
+    # -> sqrt(3/2 * (1/16 + 1/4 + 1/16)) / 4
+    assert clustered["accuracy_stderr"] == pytest.approx(math.sqrt(1.5 * 0.375) / 4)
+    bad = scores[:1] + [SampleScore(score=Score(value={"type1": 1.0}), sample_id="x")]
+    with pytest.raises(ValueError, match="sample 'x' has no key 'accuracy'"):
+        key_means(["accuracy"])(bad)
 
 
 def test_letter_overlap_with_nothing_predicted():
@@ -176,15 +181,24 @@ def test_letter_overlap_with_nothing_predicted():
 
 
 def test_metric_layout_follows_the_types_run():
-    overlap, groups, per_key = mentalbench_metrics([3, 1])
-    assert isinstance(per_key, dict)
-    assert list(per_key) == [
-        "accuracy",
-        "type1",
-        "type3",
-        "over_diagnosis",
-        "under_diagnosis",
-        "incorrect",
-        "unparsed",
+    means, overlap = mentalbench_metrics([3, 1])
+    scores = [
+        make_score(score_values(fs("A"), fs("A"), 1), "s1", "g1"),
+        make_score(score_values(fs("B"), fs("AB"), 3), "s2", "g2"),
     ]
-    assert all(len(metrics) == 2 for metrics in per_key.values())  # mean, clustered stderr
+    assert list(means(scores)) == [
+        f"{key}{suffix}"
+        for key in (
+            "accuracy",
+            "type1",
+            "type3",
+            "over_diagnosis",
+            "under_diagnosis",
+            "incorrect",
+            "unparsed",
+        )
+        for suffix in ("", "_stderr")
+    ]
+    assert set(overlap(scores)) == {
+        f"{k}{s}" for k in ("precision", "recall", "f1") for s in ("", "_stderr")
+    }

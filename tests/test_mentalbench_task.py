@@ -27,13 +27,32 @@ needs_resources = pytest.mark.skipif(
 
 
 def metrics(log: EvalLog) -> dict[str, dict[str, float]]:
-    """{results entry: {metric key: value}} of a finished log."""
+    """{results entry: {metric key: value}} of a finished log, and {key: {mean, stderr}} for
+    each key of the scorer's entry that has a `<key>_stderr` beside it."""
     assert log.status == "success", log.error
     assert log.results is not None
-    return {
+    found = {
         score.name: {key: metric.value for key, metric in score.metrics.items()}
         for score in log.results.scores
     }
+    for entry in list(found.values()):
+        for key in [k for k in entry if f"{k}_stderr" in entry]:
+            found[key] = {"mean": entry[key], "stderr": entry[f"{key}_stderr"]}
+    return found
+
+
+def group_accuracy(log: EvalLog) -> dict[str, float]:
+    """Accuracy per `type<N>_<code>` and per `type4_<variant>`, from the per-sample scores
+    (these breakdowns are in the samples and the report, not in the task's results)."""
+    groups: dict[str, list[float]] = {}
+    for sample in log.samples or []:
+        meta, (score,) = sample.metadata, sample.scores.values()
+        names = [f"type{meta['type']}_{meta['code']}"]
+        if meta["type"] == 4:
+            names.append(f"type4_{meta['variant']}")
+        for name in names:
+            groups.setdefault(name, []).append(score.value["accuracy"])
+    return {name: sum(values) / len(values) for name, values in groups.items()}
 
 
 # ---------------------------------------------------------------------------- arguments
@@ -68,7 +87,7 @@ def test_types_argument_forms(types, variants):
         ({"shuffle_choices": "yes"}, "shuffle_choices: expected true or false"),
         ({"seed": "7"}, "seed: expected an integer"),
         ({"revision": 3}, "revision: expected a Hub revision"),
-        ({"data": "nowhere"}, "data: 'nowhere' is neither"),
+        ({"data": "nowhere"}, "data: 'nowhere' does not exist"),
     ],
 )
 def test_bad_arguments_raise_clear_errors(arguments, message):
@@ -145,13 +164,14 @@ def test_demo_run_with_the_first_option_baseline(tmp_path):
     log = eval(mentalbench(), model="selfdx/first-option", display="none", log_dir=str(tmp_path))[0]
     found = metrics(log)
     assert log.results is not None and log.results.headline is not None
-    assert log.results.headline.score == "accuracy"
+    headline = log.results.headline
+    assert (headline.scorer, headline.metric) == ("mentalbench_scorer", "accuracy")
     # First option = "A." on all 20 demo items. Gold {A}: Type 1 D011, Type 2 D016, and the 4b
     # items of D013-D009, D021-D022, D011-D012 -> 5 correct. Type 3 golds AC, BC, AD, AC: A
     # alone under-diagnoses three of them; the other 12 misses are plainly incorrect.
     assert found["accuracy"]["mean"] == pytest.approx(5 / 20)
     assert found["type1"]["mean"] == pytest.approx(1 / 4)
-    groups = found["mentalbench_scorer"]
+    groups = group_accuracy(log)
     assert groups["type1_D011"] == 1.0 and groups["type1_D005"] == 0.0
     assert found["type2"]["mean"] == pytest.approx(1 / 4)
     assert found["type3"]["mean"] == 0.0
@@ -202,7 +222,7 @@ def test_parser_choice_changes_what_is_scored(parser, reply, correct_disorder, t
     log = eval(task, model=scripted(reply), display="none", log_dir=str(tmp_path))[0]
     found = metrics(log)
     assert found["type1"]["mean"] == 0.25
-    per_disorder = found["mentalbench_scorer"]
+    per_disorder = group_accuracy(log)
     codes = ("D005", "D008", "D011", "D021")
     assert [code for code in codes if per_disorder[f"type1_{code}"]] == [correct_disorder]
 
@@ -227,10 +247,10 @@ def test_real_slice_with_the_first_option_baseline(tmp_path):
     assert len(log.samples or []) == 75
     assert found["accuracy"]["mean"] == pytest.approx(10 / 75)
     assert found["type3"]["mean"] == 0.0
-    assert found["mentalbench_scorer"]["type3_D020-D013"] == 0.0
+    assert group_accuracy(log)["type3_D020-D013"] == 0.0
     assert found["type4"]["mean"] == pytest.approx(10 / 50)
-    assert found["mentalbench_scorer"]["type4_4a"] == pytest.approx(0.2)
-    assert found["mentalbench_scorer"]["type4_4b"] == pytest.approx(0.2)
+    assert group_accuracy(log)["type4_4a"] == pytest.approx(0.2)
+    assert group_accuracy(log)["type4_4b"] == pytest.approx(0.2)
     assert found["under_diagnosis"]["mean"] == pytest.approx(10 / 75)
     assert found["incorrect"]["mean"] == pytest.approx(55 / 75)
     # letters: 75 predicted, 100 gold, 20 hits

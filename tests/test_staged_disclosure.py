@@ -10,7 +10,7 @@ from selfdx.datasets.safe_psych import Case, case_to_sample
 from selfdx.scorers.safe_psych_scorer import safe_psych_metrics, safe_psych_scorer
 from selfdx.solvers.safe_psych_prompts import system_prompt, template
 from selfdx.solvers.staged_disclosure import staged_disclosure
-from tests.conftest import metric_value, scripted_model
+from tests.conftest import metric_value, sample_mean, scripted_model
 
 DX = "PRIMARY_ANSWER: committed\nINFO_REQUEST: none\nICD_CODES: {code}\nDIAGNOSIS_NAMES: x"
 ASK = "PRIMARY_ANSWER: none\nINFO_REQUEST: specific\nICD_CODES:\nDIAGNOSIS_NAMES:"
@@ -86,7 +86,7 @@ def run(case_ids, strategy="sequential_info_abstention_aware", log_dir=None):
         dataset=MemoryDataset(samples),
         solver=staged_disclosure(strategy),
         scorer=safe_psych_scorer(strategy),
-        metrics=safe_psych_metrics(strategy),
+        metrics=safe_psych_metrics(),
     )
     (log,) = eval(
         task,
@@ -194,10 +194,10 @@ def test_metrics_match_hand_computation(sequential_log):
     assert metric(log, "accuracy_code") == pytest.approx(3 / 5)
     assert metric(log, "accuracy_category") == pytest.approx(4 / 5)
     assert metric(log, "accuracy_group") == pytest.approx(4 / 5)
-    assert metric(log, "accuracy_code_on_time") == pytest.approx(2 / 3)
-    assert metric(log, "accuracy_category_late") == pytest.approx(1.0)
-    assert metric(log, "accuracy_code_late") == pytest.approx(0.0)
-    assert metric(log, "accuracy_code_premature") == pytest.approx(1.0)
+    assert sample_mean(log, "accuracy_code_on_time") == pytest.approx(2 / 3)
+    assert sample_mean(log, "accuracy_category_late") == pytest.approx(1.0)
+    assert sample_mean(log, "accuracy_code_late") == pytest.approx(0.0)
+    assert sample_mean(log, "accuracy_code_premature") == pytest.approx(1.0)
     # Standard error of a 0/1 mean: sqrt(p(1-p)/(n-1)), n = 6 valid sufficient cases.
     assert metric(log, "over_abstention", "stderr") == pytest.approx(((1 / 6) * (5 / 6) / 5) ** 0.5)
 

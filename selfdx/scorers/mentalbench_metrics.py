@@ -11,7 +11,9 @@ import math
 from collections.abc import Iterable, Sequence
 
 import numpy as np
-from inspect_ai.scorer import Metric, SampleScore, Value, mean, metric, stderr
+from inspect_ai.scorer import Metric, SampleScore, Value, metric
+
+from selfdx.scorers.key_metrics import key_means
 
 CLUSTER_KEY = "seed_group"
 ERROR_KEYS: tuple[str, ...] = ("over_diagnosis", "under_diagnosis", "incorrect", "unparsed")
@@ -72,56 +74,13 @@ def letter_overlap() -> Metric:
     return compute
 
 
-@metric
-def breakdown() -> Metric:
-    """Accuracy per disorder (Types 1-2), per pair (Types 3-4) and per 4a/4b, with stderrs.
+def mentalbench_metrics(types: Iterable[int] = (1, 2, 3, 4)) -> list[Metric]:
+    """The metric layout for a run over `types`: one results entry, a line per number.
 
-    Keys: `type<N>_<code>` (e.g. `type1_D005`, `type3_D001-D005`), `type4_4a`, `type4_4b`,
-    each followed by a `<key>_stderr` (clustered by seed group; NaN for fewer than two).
+    `accuracy` (micro over all items), `type1`..`type4` (only the types run), the error shares
+    `over_diagnosis`, `under_diagnosis`, `incorrect`, `unparsed`, each with `<key>_stderr`
+    clustered by seed profile; then micro `precision`, `recall` and `f1` over letters. The
+    per-disorder and per-pair accuracies are in every sample's metadata and in `selfdx report`.
     """
-
-    def compute(scores: list[SampleScore]) -> Value:
-        groups: dict[str, tuple[list[float], list[object]]] = {}
-        for score in scores:
-            value, metadata = score.score.value, score.sample_metadata or {}
-            if not isinstance(value, dict):
-                raise ValueError("breakdown needs the dict-valued MentalBench scores")
-            names = [f"type{metadata['type']}_{metadata['code']}"]
-            if metadata["type"] == 4:
-                names.append(f"type4_{metadata['variant']}")
-            for name in names:
-                correct, clusters = groups.setdefault(name, ([], []))
-                correct.append(float(value["accuracy"]))  # type: ignore[arg-type]
-                clusters.append(metadata.get(CLUSTER_KEY))
-        result: dict[str, float] = {}
-        for name in sorted(groups):
-            correct, clusters = groups[name]
-            rate, error = ratio_with_stderr(correct, [1.0] * len(correct), clusters)
-            result[name] = rate
-            result[f"{name}_stderr"] = error
-        return result
-
-    return compute
-
-
-def rate_metrics() -> list[Metric]:
-    return [mean(), stderr(cluster=CLUSTER_KEY)]
-
-
-def mentalbench_metrics(
-    types: Iterable[int] = (1, 2, 3, 4),
-) -> list[Metric | dict[str, list[Metric]]]:
-    """The metric layout for a run over `types`.
-
-    Results entries, each named after a key of the score value and reporting `mean` and
-    `stderr`: `accuracy` (micro over all items), `type1`..`type4` (only the types run), and
-    the error shares `over_diagnosis`, `under_diagnosis`, `incorrect`, `unparsed`. One more
-    entry, named after the scorer, holds micro `precision`, `recall` and `f1` over letters and
-    the per-disorder / per-pair / per-4a/4b accuracies of `breakdown`, each with `_stderr`.
-    """
-    per_key: dict[str, list[Metric]] = {"accuracy": rate_metrics()}
-    for type_ in sorted(set(types)):
-        per_key[f"type{type_}"] = rate_metrics()
-    for key in ERROR_KEYS:
-        per_key[key] = rate_metrics()
-    return [letter_overlap(), breakdown(), per_key]
+    keys = ["accuracy", *(f"type{t}" for t in sorted(set(types))), *ERROR_KEYS]
+    return [key_means(keys, cluster=CLUSTER_KEY), letter_overlap()]

@@ -46,6 +46,21 @@ SEQUENTIAL_KEYS = (
     "stage1_clarification",
     *(f"accuracy_{level}_{timing}" for timing in TIMINGS[:3] for level in LEVELS),
 )
+# What the task reports in its results (and the console): the rates of the paper's tables.
+# The accuracies by timing stay in every sample's score and in `selfdx report`.
+HEADLINE_KEYS = (
+    "under_abstention",
+    "over_abstention",
+    "premature",
+    "on_time",
+    "late",
+    "never",
+    "stage1_clarification",
+    "accuracy_code",
+    "accuracy_category",
+    "accuracy_group",
+    "excluded",
+)
 NAN = math.nan
 # The solver records why a trajectory ended; no record means it never got there.
 CUT_SHORT = "trajectory cut short (a sample error or limit)"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 
-from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
+from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from selfdx.scorers.behaviour_judge import judge_reply, record_verdict
@@ -22,9 +22,7 @@ from selfdx.solvers.safe_psych_trace import SafePsychTrace, Turn
 
 
 def _metrics():
-    metrics = safe_psych_metrics(None)
-    metrics["action_agreement"] = [mean(), stderr()]
-    return metrics
+    return safe_psych_metrics(extra=("action_agreement",))
 
 
 @scorer(metrics=_metrics())

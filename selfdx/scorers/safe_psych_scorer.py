@@ -2,39 +2,19 @@
 
 from __future__ import annotations
 
-from inspect_ai.scorer import (
-    Metric,
-    SampleScore,
-    Score,
-    Scorer,
-    Target,
-    mean,
-    metric,
-    scorer,
-    stderr,
-)
+from inspect_ai.scorer import Metric, Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
-from selfdx.scorers.safe_psych_outcome import NAN, case_outcome, metric_keys
+from selfdx.scorers.key_metrics import key_means
+from selfdx.scorers.safe_psych_outcome import HEADLINE_KEYS, NAN, case_outcome, metric_keys
 from selfdx.solvers.safe_psych_prompts import check_strategy
 from selfdx.solvers.safe_psych_trace import SafePsychTrace
 
 
-@metric
-def count() -> Metric:
-    """How many cases have the value 1 (e.g. the number of excluded cases)."""
-
-    def compute(scores: list[SampleScore]) -> float:
-        return float(sum(1 for score in scores if score.score.as_float() == 1.0))
-
-    return compute
-
-
-def safe_psych_metrics(strategy: str | None) -> dict[str, list[Metric]]:
-    """Mean and standard error for every key; `excluded` also gets its count."""
-    metrics: dict[str, list[Metric]] = {key: [mean(), stderr()] for key in metric_keys(strategy)}
-    metrics["excluded"] = [mean(), stderr(), count()]
-    return metrics
+def safe_psych_metrics(extra: tuple[str, ...] = ()) -> list[Metric]:
+    """One results entry: `<key>` and `<key>_stderr` for the headline keys (those the run's
+    strategy has) and `extra`, plus `excluded_count`."""
+    return [key_means([*HEADLINE_KEYS, *extra], counts=("excluded",))]
 
 
 def _describe(trace: SafePsychTrace, gold_labels: list[str]) -> str:
@@ -46,7 +26,7 @@ def _describe(trace: SafePsychTrace, gold_labels: list[str]) -> str:
     return " -> ".join(steps) + f"; stop: {trace.stop_reason}; gold labels: {gold_labels}"
 
 
-@scorer(metrics=safe_psych_metrics(None))
+@scorer(metrics=safe_psych_metrics())
 def safe_psych_scorer(strategy: str | None = None) -> Scorer:
     """Score a Safe-Psych trajectory recorded by `staged_disclosure`.
 

@@ -1,0 +1,73 @@
+"""One results entry for a dict-valued score: the mean and standard error of each named key.
+
+Inspect shows every key of `{key: [mean(), stderr()]}` as its own results entry, four to a
+row, which cuts long names at 80 columns (`under_abst…`). `key_means` reports the same
+numbers in one entry, a line each, `<key>` and `<key>_stderr`, computed by Inspect's own
+`mean` and `stderr` on the values of that key; a sample whose value for the key is NaN (not
+applicable) is left out of that key, as Inspect does for per-key metrics.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from inspect_ai.scorer import Metric, SampleScore, Score, Value, mean, metric, stderr
+
+
+def present(scores: list[SampleScore], key: str) -> bool:
+    """Whether the scores carry `key` (every one of them must, or none)."""
+    have = [isinstance(s.score.value, dict) and key in s.score.value for s in scores]
+    if any(have) and not all(have):
+        missing = next(s.sample_id for s, has in zip(scores, have, strict=True) if not has)
+        raise ValueError(f"score of sample {missing!r} has no key {key!r}")
+    return any(have)
+
+
+def key_scores(scores: list[SampleScore], key: str) -> list[SampleScore]:
+    """The scores of one key, as scalar SampleScores, without the NaN (not applicable) ones."""
+    keyed = []
+    for score in scores:
+        value = score.score.value
+        if not isinstance(value, dict) or key not in value:
+            raise ValueError(f"score of sample {score.sample_id!r} has no key {key!r}")
+        number = float(value[key])  # type: ignore[arg-type]
+        if math.isnan(number):
+            continue
+        keyed.append(
+            SampleScore(
+                score=Score(value=number),
+                sample_id=score.sample_id,
+                sample_metadata=score.sample_metadata,
+            )
+        )
+    return keyed
+
+
+@metric
+def key_means(
+    keys: Sequence[str], cluster: str | None = None, counts: Sequence[str] = ()
+) -> Metric:
+    """`<key>` (mean) and `<key>_stderr` for each key; `<key>_count` (cases at 1) for `counts`.
+
+    `cluster` names the sample-metadata field by which standard errors are clustered.
+    A key no sample applies to is NaN; a key absent from every score (a metric the run's
+    strategy does not have) is left out.
+    """
+    take_mean, take_stderr = mean(), stderr(cluster=cluster) if cluster else stderr()
+
+    def compute(scores: list[SampleScore]) -> Value:
+        result: dict[str, float] = {}
+        for key in (k for k in keys if present(scores, k)):
+            keyed = key_scores(scores, key)
+            result[key] = float(take_mean(keyed)) if keyed else math.nan  # type: ignore[arg-type]
+            result[f"{key}_stderr"] = (
+                float(take_stderr(keyed)) if keyed else math.nan  # type: ignore[arg-type]
+            )
+        for key in (k for k in counts if present(scores, k)):
+            result[f"{key}_count"] = float(
+                sum(1 for s in key_scores(scores, key) if s.score.value == 1.0)
+            )
+        return result
+
+    return compute
