@@ -25,7 +25,7 @@ from inspect_ai import eval
 from inspect_ai.log import EvalLog
 
 from selfdx.inspect_tasks.mentalbench import mentalbench
-from selfdx.local_model import INSPECT_MODEL, serve
+from selfdx.local_model import GENERATE_LIMITS, INSPECT_MODEL, serve
 from selfdx.scorers.mentalbench_parsers import PARSERS
 from selfdx.solvers.safe_psych_trace import SafePsychTrace
 
@@ -177,8 +177,9 @@ def main() -> None:
     out = args.out or Path(tempfile.mkdtemp(prefix="smollm2-findings-"))
     out.mkdir(parents=True, exist_ok=True)
     run = {"seed": SEED, "max_connections": 1, "display": "plain", "log_dir": str(out / "logs")}
-    with serve(threads=args.threads, log_file=out / "server.log") as env:
-        os.environ.update(env)
+    run |= GENERATE_LIMITS  # a dead or wedged server ends the run with an error, not a hang
+    with serve(threads=args.threads, log_file=out / "server.log") as server:
+        os.environ.update(server.env)
         started = time.monotonic()
         (sp_log,) = eval(
             "selfdx/safe_psych",
@@ -200,6 +201,7 @@ def main() -> None:
             **run,
         )
         mb_wall = time.monotonic() - started
+        server.check("during the runs")
     mb_rows = mentalbench_readings(mb_logs)
     sp = safe_psych_verdicts(sp_log)
     speed: dict[str, Any] = model_throughput([sp_log, *mb_logs])
