@@ -1,17 +1,18 @@
 """Metrics of `selfdx/interview`: NaN-skipping means with standard errors clustered by seed.
 
-Score values are dicts; Inspect hands each per-key metric the scalar of its key. A value is
-NaN where it does not apply (criteria-call accuracy of a case without an answer, everything but
-`excluded` for an excluded case); those are skipped, not counted as zero. The stderr is
-cluster-robust over `seed_group` (the variants of one seed profile are not independent), the
-same estimator as `selfdx/mentalbench` (`ratio_with_stderr` with unit denominators).
+Score values are dicts; `interview_means` reports every key's mean and standard error in one
+results entry, a line each (legible at 80 columns). A value is NaN where it does not apply
+(criteria-call accuracy of a case without an answer, everything but `excluded` and the leaks
+for an excluded case); those are skipped, not counted as zero. The stderr is cluster-robust
+over `seed_group` (the variants of one seed profile are not independent), the same estimator
+as `selfdx/mentalbench` (`ratio_with_stderr` with unit denominators).
 """
 
 from __future__ import annotations
 
 import math
 
-from inspect_ai.scorer import Metric, SampleScore, metric
+from inspect_ai.scorer import Metric, SampleScore, Value, metric
 
 from selfdx.scorers.mentalbench_metrics import CLUSTER_KEY, ratio_with_stderr
 
@@ -31,37 +32,34 @@ KEYS: tuple[tuple[str, str], ...] = (
 SCORE_KEYS: tuple[str, ...] = tuple(key for key, _ in KEYS)
 
 
-def present(scores: list[SampleScore]) -> tuple[list[float], list[object]]:
+def mean_and_stderr(scores: list[SampleScore], key: str) -> tuple[float, float]:
+    """Mean of one key over the samples it applies to, and its seed-clustered stderr."""
     values, clusters = [], []
     for score in scores:
-        value = score.score.as_float()
-        if not math.isnan(value):
-            values.append(value)
+        value = score.score.value
+        if not isinstance(value, dict) or key not in value:
+            raise ValueError(f"score of sample {score.sample_id!r} has no key {key!r}")
+        number = float(value[key])  # type: ignore[arg-type]
+        if not math.isnan(number):
+            values.append(number)
             clusters.append((score.sample_metadata or {}).get(CLUSTER_KEY, score.sample_id))
-    return values, clusters
+    if not values:
+        return math.nan, math.nan
+    return ratio_with_stderr(values, [1.0] * len(values), clusters)
 
 
 @metric
-def mean() -> Metric:
-    """Mean over the samples where the value applies (NaN skipped)."""
+def interview_means() -> Metric:
+    """`<key>` and `<key>_stderr` for every score key, in one results entry (a line each)."""
 
-    def compute(scores: list[SampleScore]) -> float:
-        values, _ = present(scores)
-        return sum(values) / len(values) if values else math.nan
+    def compute(scores: list[SampleScore]) -> Value:
+        result: dict[str, float] = {}
+        for key in SCORE_KEYS:
+            result[key], result[f"{key}_stderr"] = mean_and_stderr(scores, key)
+        return result
 
     return compute
 
 
-@metric
-def stderr() -> Metric:
-    """Standard error of that mean, clustered by seed profile (NaN below two clusters)."""
-
-    def compute(scores: list[SampleScore]) -> float:
-        values, clusters = present(scores)
-        return ratio_with_stderr(values, [1.0] * len(values), clusters)[1]
-
-    return compute
-
-
-def interview_metrics() -> list[dict[str, list[Metric]]]:
-    return [{key: [mean(), stderr()] for key in SCORE_KEYS}]
+def interview_metrics() -> list[Metric]:
+    return [interview_means()]

@@ -18,7 +18,7 @@ ANSWER_FORMATS: tuple[str, ...] = ("letters", "free_text")
 FULL_TEXTS: tuple[str, ...] = ("profile", "narrative")
 LETTERS = "ABCDEFGH"
 KEYWORD = re.compile(
-    r"^\s*\**\s*(QUESTION|DIAGNOSIS|DECLINE|CRITERIA\s+MET)\s*\**\s*:\s*", re.I | re.M
+    r"^\s*[*_#]*\s*(QUESTION|DIAGNOSIS|DECLINE|CRITERIA\s+MET)\s*[*_]*\s*:\s*[*_]*\s*", re.I | re.M
 )
 YES_NO = re.compile(r"^\s*\**\s*(yes|no|true|false|met|not\s+met)\b", re.IGNORECASE)
 LETTER = re.compile(r"^\s*\(?([A-H])\)?(?:[.):]|\s|$)")
@@ -26,7 +26,7 @@ LETTER = re.compile(r"^\s*\(?([A-H])\)?(?:[.):]|\s|$)")
 
 @cache
 def template(name: str) -> str:
-    return (PROMPTS / f"{name}.txt").read_text(encoding="utf-8")
+    return (PROMPTS / f"{name}.txt").read_text(encoding="utf-8").rstrip("\n")
 
 
 def check_choice(name: str, value: object, allowed: tuple[str, ...]) -> str:

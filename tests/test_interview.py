@@ -1,0 +1,252 @@
+"""Units of `selfdx/interview`: facts, the rule check, cases, reply parsing, the offline patient."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import SHARED
+
+from selfdx.datasets.interview_cases import (
+    demographics_from,
+    features_files,
+    load_cases,
+    seed_group_of,
+)
+from selfdx.datasets.interview_facts import (
+    criteria_check,
+    duration_fact,
+    first_person,
+    impairment_fact,
+    requirement_fact,
+    stressor_fact,
+    symptom_fact,
+)
+from selfdx.datasets.interview_kg import demo_kg
+from selfdx.datasets.mentalbench_sources import find_dataset_dir
+from selfdx.errors import ArgumentError
+from selfdx.inspect_tasks.interview import interview, normalise_types
+from selfdx.providers.kg_patient import answer as patient_answer
+from selfdx.solvers.interview_patient import split_revealed, withhold_names
+from selfdx.solvers.interview_prompts import diagnosis_code, parse_reply, patient_prompt
+
+RESOURCES = SHARED / "mentalbench" / "resources"
+needs_data = pytest.mark.skipif(not RESOURCES.is_dir(), reason=f"no MentalBench at {RESOURCES}")
+
+
+@pytest.mark.parametrize(
+    ("text", "spoken"),
+    [
+        ("Loses focus while watching movies.", "I lose focus while watching movies."),
+        ("Often fails to finish chores", "I often fail to finish chores"),
+        ("Feeling sad most of the day", "I've been feeling sad most of the day"),
+        ("Is easily distracted", "I am easily distracted"),
+        ("Worries about money", "I worry about money"),
+        ("Catches every cold", "I catch every cold"),
+        ("Cries daily", "I cry daily"),
+        ("The feeling of being useless", "I notice this: the feeling of being useless"),
+    ],
+)
+def test_first_person(text, spoken):
+    assert first_person(text) == spoken
+
+
+def mdd_facts(symptoms, weeks=3, fi=True):
+    kg = demo_kg()
+    facts = [symptom_fact(kg, s, "x", "low_mood_episode") for s in symptoms]
+    facts.append(duration_fact(f"{weeks} weeks", "low_mood_episode"))
+    facts.append(impairment_fact(fi, group="low_mood_episode"))
+    return facts
+
+
+def test_rule_check_counts_thresholds_mandatory_duration_and_impairment():
+    kg = demo_kg()
+    five = ["S101", "S103", "S104", "S105", "S107"]
+    assert criteria_check(kg, "D013", mdd_facts(five)) == (True, [])
+    met, missing = criteria_check(kg, "D013", mdd_facts(five[:4]))
+    assert not met and missing == ["low_mood_episode: 4 of 5 symptoms"]
+    met, missing = criteria_check(kg, "D013", mdd_facts(["S103", "S104", "S105", "S106", "S107"]))
+    assert missing == ["low_mood_episode: none of S101, S102"]
+    assert criteria_check(kg, "D013", mdd_facts(five, weeks=1))[1] == [
+        "low_mood_episode: duration of 2 weeks not established"
+    ]
+    assert criteria_check(kg, "D013", mdd_facts(five, fi=False))[1] == [
+        "low_mood_episode: impairment not established"
+    ]
+    # Persistent depressive disorder needs two years of its own group: not met by these facts.
+    assert not criteria_check(kg, "D014", mdd_facts(five))[0]
+
+
+def test_rule_check_disorder_level_criteria():
+    kg = demo_kg()
+    requirement = "The symptoms began within 3 months of the stressful change"
+    base = [symptom_fact(kg, "S141", "x", "stress_reaction"), impairment_fact(True)]
+    full = [*base, stressor_fact("psychosocial"), requirement_fact(1, requirement)]
+    assert criteria_check(kg, "D020", [*full, duration_fact("2 months")]) == (True, [])
+    assert criteria_check(kg, "D020", [*full, duration_fact("7 months")])[1] == [
+        "illness duration not established within the KG limits"
+    ]
+    assert criteria_check(kg, "D020", [*base, stressor_fact("traumatic")])[1] == [
+        "illness duration not established within the KG limits",
+        "psychosocial stressor not established",
+        f"requirement not established: {requirement}",
+    ]
+
+
+def test_demo_cases():
+    kg, cases = load_cases("demo", ("1", "2", "4a", "4b"))
+    assert len(cases) == 16 and kg.folder.name == "interview_demo.json"
+    assert {c.variant for c in cases} == {"1", "2", "4a", "4b"}
+    by_id = {c.id: c for c in cases}
+    assert len(by_id) == 16
+    for case in cases:
+        assert case.gold in case.option_codes and len(set(case.option_codes)) == 4
+        ids = [f.id for f in case.facts]
+        assert len(ids) == len(set(ids)) and case.complaint in ids
+        assert set(case.critical) <= set(ids)
+        assert not {f.id for f in case.absent} & set(ids)
+        assert case.criteria_met == (case.variant == "1"), case.id
+        if case.variant.startswith("4"):
+            assert "RULE" in case.critical
+    # Type 1 demo cases meet every criterion by construction; recompute one by hand.
+    gad = next(c for c in cases if c.variant == "1" and c.gold == "D011")
+    symptoms = {f.id for f in gad.facts if f.kind == "symptom"}
+    assert {"S121", "S122"} <= symptoms and len(symptoms) >= 4
+    assert gad.fact("IMPAIRMENT").value is True and gad.fact("DURATION").value
+
+
+def test_seed_groups_and_demographics():
+    assert seed_group_of("D005", "l007") == "D005-l02"
+    assert seed_group_of("D001-D005", "h005") == "D001-m01"
+    text = "A 34-year-old married male chef presents with a year of trouble."
+    assert demographics_from(text) == "a 34-year-old married male chef"
+    assert demographics_from("I have been struggling.") == "an adult patient"
+
+
+@needs_data
+def test_published_profiles_are_the_same_for_every_generator():
+    dataset = find_dataset_dir(RESOURCES)
+    for variant in ("1", "2", "4a"):
+        first = features_files(dataset, variant, "gpt5")[0]
+        ours = json.loads(first.read_text())
+        for generator in ("gemini", "qwen235"):
+            other = json.loads(first.with_name(f"main_{generator}.json").read_text())
+            assert {k: v["features"] for k, v in ours.items()} == {
+                k: v["features"] for k, v in other.items()
+            }
+
+
+@needs_data
+def test_published_cases_and_rule_check():
+    kg, cases = load_cases(str(RESOURCES), ("1", "2", "4a", "4b"), "published")
+    counts = {v: sum(c.variant == v for c in cases) for v in ("1", "2", "4a", "4b")}
+    assert counts == {"1": 575, "2": 1150, "4a": 2175, "4b": 2175}
+    # Every published Type 1 profile meets the criteria (the paper's "full chart").
+    assert all(c.criteria_met for c in cases if c.variant == "1")
+    # A Type 2 profile with a required group below its threshold cannot meet them: count
+    # that shortfall directly from the symptom facts.
+    short = 0
+    for case in (c for c in cases if c.variant == "2"):
+        have = {f.id for f in case.facts if f.kind == "symptom"}
+        below = any(
+            len(have & set(kg.groups[g].pool)) < kg.groups[g].min_count
+            for g in kg.disorder(case.gold).required_groups
+        )
+        if below:
+            short += 1
+            assert not case.criteria_met, case.id
+    assert short > 0
+
+
+@needs_data
+def test_sampled_cases_are_reproducible():
+    _, first = load_cases(str(RESOURCES), ("1", "4b"), "sampled", n_sampled=3, seed=7)
+    _, again = load_cases(str(RESOURCES), ("1", "4b"), "sampled", n_sampled=3, seed=7)
+    _, other = load_cases(str(RESOURCES), ("1", "4b"), "sampled", n_sampled=3, seed=8)
+    assert [c.model_dump() for c in first] == [c.model_dump() for c in again]
+    assert [c.id for c in first] != [c.id for c in other] or first != other
+    assert all(c.id.startswith("sampled-s7-") for c in first)
+    assert all(c.criteria_met for c in first if c.variant == "1")
+
+
+@pytest.mark.parametrize(
+    ("reply", "action", "diagnosis", "criteria"),
+    [
+        ("QUESTION: How is your sleep?", "question", None, None),
+        ("How long has this lasted?", "question", None, None),
+        (
+            "DIAGNOSIS: B. Major Depressive Disorder\nCRITERIA MET: yes",
+            "answer",
+            "B. Major Depressive Disorder",
+            True,
+        ),
+        ("**DIAGNOSIS:** C\n**CRITERIA MET:** No, not yet.", "answer", "C", False),
+        ("DIAGNOSIS: A", "answer", "A", None),
+        ("DECLINE: not enough information", "decline", None, None),
+        ("I think it is depression.", "unparsed", None, None),
+        ("Thinking...\nDIAGNOSIS: D\nCRITERIA MET: yes\nQUESTION: more?", "answer", "D", True),
+    ],
+)
+def test_parse_reply(reply, action, diagnosis, criteria):
+    parsed = parse_reply(reply)
+    assert (parsed.action, parsed.diagnosis, parsed.criteria) == (action, diagnosis, criteria)
+
+
+def test_diagnosis_code():
+    kg, cases = load_cases("demo", ("1",))
+    case = cases[0]
+    letters = dict(zip("ABCD", case.option_codes, strict=True))
+    assert diagnosis_code("B. anything", case, kg, "letters") == letters["B"]
+    name = case.option_names[2]
+    assert diagnosis_code(f"I'd say {name}", case, kg, "letters") == case.option_codes[2]
+    assert diagnosis_code("Posttraumatic stress disorder", case, kg, "free_text") == "D018"
+    assert diagnosis_code("PTSD", case, kg, "free_text") == "D018"
+    assert diagnosis_code("a sleep problem", case, kg, "free_text") is None
+
+
+def test_revealed_line_and_withheld_names():
+    _, cases = load_cases("demo", ("1",))
+    case = cases[0]
+    text, ids, found = split_revealed("I worry a lot.\nREVEALED: S121, S999")
+    assert (text, ids, found) == ("I worry a lot.", ["S121", "S999"], True)
+    assert split_revealed("Fine.\nREVEALED: none") == ("Fine.", [], True)
+    assert split_revealed("Fine.") == ("Fine.", [], False)
+    shown, names = withhold_names("My sister says it is PTSD or an anxiety disorder.", case)
+    assert names == ["PTSD", "anxiety disorder"]
+    assert shown == (
+        "My sister says it is [diagnosis name withheld] or an [diagnosis name withheld]."
+    )
+
+
+def test_kg_patient_answers_from_its_facts():
+    _, cases = load_cases("demo", ("1",))
+    case = next(c for c in cases if c.gold == "D011")
+    system = patient_prompt(case)
+    present = case.fact("S121")
+    reply = patient_answer(system, "Do you worry too much about many everyday matters?")
+    assert reply == f"{present.statement}\nREVEALED: S121"
+    reply = patient_answer(system, "Do you have unwanted, vivid memories of a frightening event?")
+    assert reply == "No, I haven't had intrusive memories.\nREVEALED: none"
+    reply = patient_answer(system, "How long has this been going on?")
+    assert reply == f"{case.fact('DURATION').statement}\nREVEALED: DURATION"
+    reply = patient_answer(system, "What diagnosis do you think you have?")
+    assert reply.startswith("I don't know what it is called.")
+    assert patient_answer(system, "Any pets?").endswith("REVEALED: none")
+
+
+def test_argument_errors():
+    for args, name in (
+        ({"mode": "chat"}, "mode"),
+        ({"max_questions": -1}, "max_questions"),
+        ({"max_questions": True}, "max_questions"),
+        ({"answer_format": "words"}, "answer_format"),
+        ({"types": "5"}, "types"),
+        ({"cases": "all"}, "cases"),
+        ({"data": "/no/such/folder"}, "data"),
+        ({"generator": "gpt4"}, "generator"),
+        ({"n_sampled": 0}, "n_sampled"),
+    ):
+        with pytest.raises(ArgumentError, match=f"^{name}: "):
+            interview(**args)
+    assert normalise_types("high,1") == ["1", "4a", "4b"]
+    assert normalise_types([2]) == ["2"]
