@@ -113,7 +113,15 @@ def test_export_matches_the_released_layout(logs, tmp_path):
         for item_id, record in json.loads(path.read_text()).items():
             seen += 1
             sample = by_id[(path.relative_to(tmp_path), item_id)]
-            assert set(record) == {"question", "option", "answer", "response"}
+            assert set(record) == {
+                "question",
+                "option",
+                "answer",
+                "response",
+                "epoch",
+                "log_status",
+            }
+            assert (record["epoch"], record["log_status"]) == (1, "success")
             assert record["option"].startswith("\n    A. ") and record["option"].endswith("\n    ")
             assert record["response"] == sample.output.completion
             # the released gold extraction on the exported answer gives the task's target

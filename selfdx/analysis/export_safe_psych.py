@@ -159,11 +159,12 @@ def folder_names(headers: dict[str, EvalLog]) -> dict[str, str]:
     """A run folder per log: the reference's name, and `_data-<id>` after it where logs of one
     name ran on different data. Two logs of one name and the same data are refused, since
     their trajectories would mix in one folder."""
-    names = {path: run_name(header) for path, header in headers.items()}
+    base = {path: run_name(header) for path, header in headers.items()}
     ids = {path: data_identity(header).id for path, header in headers.items()}
+    names = dict(base)
     for path in headers:
-        if len({ids[p] for p in headers if names[p] == names[path]}) > 1:
-            names[path] = f"{names[path]}_data-{ids[path][:8]}"
+        if len({ids[p] for p in headers if base[p] == base[path]}) > 1:
+            names[path] = f"{base[path]}_data-{ids[path][:8]}"
     first: dict[str, str] = {}
     for path, name in names.items():
         if name in first:

@@ -131,12 +131,12 @@ def label_runs(runs: list[Run]) -> None:
     that look alike differ in other settings (task arguments, sampling settings, model
     arguments), the settings that differ are added to the variant.
     """
-    ids_by_source: dict[str, set[str]] = defaultdict(set)
+    ids_by_source: dict[tuple[str, str], set[str]] = defaultdict(set)
     for run in runs:
-        ids_by_source[run.data_source].add(run.data_id)
+        ids_by_source[(run.benchmark, run.data_source)].add(run.data_id)
     for run in runs:
         run.dataset = run.data_source
-        if len(ids_by_source[run.data_source]) > 1:
+        if len(ids_by_source[(run.benchmark, run.data_source)]) > 1:
             run.dataset += f" · {run.data_cases} cases · {run.data_id[:8]}"
     alike: dict[tuple, list[Run]] = defaultdict(list)
     for run in runs:
