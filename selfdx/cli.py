@@ -7,6 +7,7 @@ import json
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 
 def check_safe_psych(path: str) -> int:
@@ -92,9 +93,10 @@ def cmd_annotation_sample(args: argparse.Namespace) -> int:
 def cmd_sweep(args: argparse.Namespace) -> int:
     from selfdx.sweep import run_sweep
 
-    variants = args.strategies.split(",") if args.strategies else None
+    variants: list[Any] | None = args.strategies.split(",") if args.strategies else None
     if args.types:
-        variants = [int(t) for t in args.types.split(",")]
+        # the same values as the task's `types`: 1, 2, 3, 4, 4a, 4b (checked by the task)
+        variants = [int(t) if t.strip().isdigit() else t.strip() for t in args.types.split(",")]
     ok = run_sweep(
         models=args.models.split(","),
         log_dir=args.log_dir,
@@ -177,8 +179,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from selfdx.errors import SelfdxError
+
     args = build_parser().parse_args(argv)
-    return args.run(args)
+    try:
+        return args.run(args)
+    except SelfdxError as error:
+        # selfdx's own checks: one line naming what is wrong, no traceback
+        print(f"selfdx: error: {error}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -7,6 +7,8 @@ catch it as the bad value it reports. The `selfdx` command prints it the same wa
 
 from __future__ import annotations
 
+import sys
+
 from inspect_ai._util.error import PrerequisiteError
 from rich.text import Text
 
@@ -25,3 +27,8 @@ class SelfdxError(PrerequisiteError, ValueError):
 
 class ArgumentError(SelfdxError):
     """A task or command argument of the wrong type or value; the message names the argument."""
+
+
+def warn(message: str) -> None:
+    """A one-line warning on standard error: something was left out, and why."""
+    print(f"selfdx: warning: {message}", file=sys.stderr, flush=True)

@@ -17,6 +17,7 @@ from typing import Any
 from inspect_ai import Task, eval_set
 from inspect_ai.model import GenerateConfig, get_model
 
+from selfdx.errors import ArgumentError
 from selfdx.solvers.safe_psych_prompts import STRATEGIES, check_strategy
 
 
@@ -30,7 +31,15 @@ def sweep_tasks(benchmark: str, variants: list[Any] | None, data: str) -> list[T
         from selfdx.inspect_tasks.mentalbench import mentalbench
 
         return [mentalbench(data=data, types=t) for t in variants or [1, 2, 3, 4]]
-    raise ValueError(f"unknown benchmark {benchmark!r}; choose safe_psych or mentalbench")
+    raise ArgumentError(f"benchmark: {benchmark!r} is not safe_psych or mentalbench")
+
+
+def needs_judge(benchmark: str, variants: list[Any] | None) -> bool:
+    """Whether any task of the sweep asks the grader role (every Safe-Psych strategy but
+    structured_actions)."""
+    if benchmark != "safe_psych":
+        return False
+    return any(strategy != "structured_actions" for strategy in variants or STRATEGIES)
 
 
 def model_log_dir(log_dir: str, model: str) -> str:
@@ -62,7 +71,7 @@ def run_sweep(
     spawned, so a script calling this must do so under `if __name__ == "__main__":`.
     """
     if isinstance(processes, bool) or not isinstance(processes, int) or processes < 1:
-        raise ValueError(f"processes: expected a whole number of at least 1, got {processes!r}")
+        raise ArgumentError(f"processes: expected a whole number of at least 1, got {processes!r}")
     common = dict(
         benchmark=benchmark,
         variants=variants,
@@ -72,14 +81,19 @@ def run_sweep(
         max_connections=max_connections,
         **eval_set_args,
     )
+    folders = [model_log_dir(log_dir, model) for model in models]
+    if processes > 1 and len(set(folders)) < len(folders):
+        clash = sorted(m for m, f in zip(models, folders, strict=True) if folders.count(f) > 1)
+        raise ArgumentError(
+            f"processes: the models {clash} would share one log folder; give each a distinct "
+            "name or run them with processes=1"
+        )
+    if grader is None and needs_judge(benchmark, variants):
+        raise ArgumentError(
+            "the Safe-Psych judge needs a model for the 'grader' role: pass --grader "
+            "<provider/model> (offline: --grader selfdx/rules-judge)"
+        )
     if processes > 1:
-        folders = [model_log_dir(log_dir, model) for model in models]
-        if len(set(folders)) < len(folders):
-            clash = sorted(m for m, f in zip(models, folders, strict=True) if folders.count(f) > 1)
-            raise ValueError(
-                f"processes: the models {clash} would share one log folder; give each a distinct "
-                "name or run them with processes=1"
-            )
         context = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(max_workers=processes, mp_context=context) as pool:
             jobs = [

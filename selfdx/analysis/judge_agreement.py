@@ -27,6 +27,7 @@ from sklearn.metrics import (
 from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa
 
 from selfdx.analysis.logs import read_samples
+from selfdx.errors import ArgumentError, SelfdxError, warn
 
 FIELDS: dict[str, tuple[str, tuple[str, ...]]] = {
     "primary_answer": ("PRIMARY_ANSWER", ("committed", "differential", "none")),
@@ -83,7 +84,7 @@ def read_judge_labels(path: str, key: str | None = None) -> pd.DataFrame:
                     continue
                 record = json.loads(line)
                 if "annotation_id" not in record:
-                    raise ValueError(f"{path}: line {number} has no annotation_id")
+                    raise SelfdxError(f"{path}: line {number} has no annotation_id")
                 output = record.get("new_judge_output", record)
                 rows.append(
                     {"annotation_id": record["annotation_id"], **{f: output.get(f) for f in FIELDS}}
@@ -93,7 +94,7 @@ def read_judge_labels(path: str, key: str | None = None) -> pd.DataFrame:
         frame = pd.read_csv(path, dtype=str, keep_default_na=False)
         return frame.rename(columns={f"judge_{f}": f for f in FIELDS})[["annotation_id", *FIELDS]]
     if key is None:
-        raise ValueError(f"{path}: a log needs --key KEY.csv (from `selfdx annotation-sample`)")
+        raise SelfdxError(f"{path}: a log needs --key KEY.csv (from `selfdx annotation-sample`)")
     return labels_from_log(path, pd.read_csv(key, dtype=str, keep_default_na=False))
 
 
@@ -108,6 +109,13 @@ def labels_from_log(log_path: str, key: pd.DataFrame) -> pd.DataFrame:
             turns = turn_labels(sample)
             if step in turns:
                 rows.append({"annotation_id": annotation_id, **turns[step]})
+    found = {row["annotation_id"] for row in rows}
+    missing = [a for a in key.annotation_id if a not in found]
+    if missing:
+        warn(
+            f"{log_path}: {len(missing)} of {len(key)} annotated turns are not in this log "
+            f"(left out): {', '.join(missing[:5])}{' ...' if len(missing) > 5 else ''}"
+        )
     return pd.DataFrame(rows, columns=["annotation_id", *FIELDS])
 
 
@@ -132,17 +140,28 @@ def agreement(human_csv: str, judge: pd.DataFrame) -> dict[str, Any]:
     consensus; Fleiss' kappa and Gwet's AC1 over the annotators, and with the judge added."""
     human = pd.read_csv(human_csv, dtype=str, keep_default_na=False)
     if "annotation_id" not in human.columns:
-        raise ValueError(f"{human_csv}: missing column annotation_id")
+        raise SelfdxError(f"{human_csv}: missing column annotation_id")
     duplicated = human.annotation_id[human.annotation_id.duplicated()]
     if len(duplicated):
-        raise ValueError(f"{human_csv}: duplicate annotation_id {duplicated.iloc[0]}")
+        raise SelfdxError(f"{human_csv}: duplicate annotation_id {duplicated.iloc[0]}")
     merged = human.merge(judge, on="annotation_id", how="inner", validate="one_to_one")
+    for side, ids, other in (
+        ("annotations", human.annotation_id, "judge labels"),
+        ("judge labels", judge.annotation_id, "annotations"),
+    ):
+        dropped = sorted(set(ids) - set(merged.annotation_id))
+        if dropped:
+            shown = ", ".join(dropped[:5]) + (" ..." if len(dropped) > 5 else "")
+            count = f"{len(dropped)} of {len(ids)} {side}"
+            warn(f"{count} have no matching {other} (left out): {shown}")
+    if merged.empty:
+        raise SelfdxError(f"{human_csv}: no annotation_id in common with the judge labels")
     results: dict[str, Any] = {"n_joined": len(merged)}
     for field, (column, categories) in FIELDS.items():
         consensus_column = f"{column}__consensus"
         annotators = sorted(c for c in human.columns if c.startswith(f"{column}__ann"))
         if consensus_column not in human.columns:
-            raise ValueError(f"{human_csv}: missing column {consensus_column}")
+            raise SelfdxError(f"{human_csv}: missing column {consensus_column}")
         consensus = merged[consensus_column].map(normalise_label)
         predicted = merged[field].map(normalise_label)
         pair = pd.DataFrame({"gold": consensus, "judge": predicted}).dropna()
@@ -187,15 +206,20 @@ def annotation_sample(
     (seeded), so rare actions and every model/strategy are represented. Structured-action runs
     have no judge and are left out.
     """
+    if isinstance(n, bool) or not isinstance(n, int) or n <= 0:
+        raise ArgumentError(f"--n: expected a whole number of turns >= 1, got {n!r}")
     strata: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
+    unjudged = 0
     for path in logs:
         header = read_eval_log(path, header_only=True)
         strategy = header.eval.task_args.get("strategy", "")
         if header.eval.task.split("/")[-1] != "safe_psych" or strategy == "structured_actions":
+            warn(f"{path}: not a judged Safe-Psych run ({header.eval.task}, {strategy}); skipped")
             continue
         for sample in read_samples(path, exclude_fields={"messages", "events"}):
             for turn in sample.store.get("SafePsychTrace:turns", []):
                 if not turn.get("action"):
+                    unjudged += 1
                     continue
                 strata[(header.eval.model, strategy, turn["action"])].append(
                     {
@@ -220,6 +244,13 @@ def annotation_sample(
             if pool and len(chosen) < n:
                 chosen.append(pool.pop())
     rng.shuffle(chosen)
+    if unjudged:
+        warn(f"{unjudged} turns without a judged action (empty or unparsed) were left out")
+    if not chosen:
+        raise SelfdxError("no judged Safe-Psych turns in these logs: nothing to annotate")
+    available = sum(len(items) for items in strata.values())
+    if available < n:
+        warn(f"asked for {n} turns, but the logs hold only {available} judged turns: took all")
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     blind, key = out / "annotation_blind.csv", out / "annotation_key.csv"

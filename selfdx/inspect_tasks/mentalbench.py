@@ -8,8 +8,11 @@ from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
 from inspect_ai.solver import generate
 
-from selfdx.datasets.mentalbench import HF_REVISION, mentalbench_samples
+from selfdx.arguments import checked, flag, require_role, text
+from selfdx.datasets.identity import data_source, samples_sha256
+from selfdx.datasets.mentalbench import HF_REPO, HF_REVISION, mentalbench_samples
 from selfdx.datasets.mentalbench_filters import normalise_types, types_of
+from selfdx.errors import ArgumentError
 from selfdx.scorers.diagnosis_agreement import diagnosis_agreement
 from selfdx.scorers.mentalbench_metrics import mentalbench_metrics
 from selfdx.scorers.mentalbench_parsers import get_parser
@@ -58,22 +61,19 @@ def mentalbench(
             diagnosis in words, options hidden; scored by `diagnosis_agreement`, the `grader`
             mapping the answer to the options).
     """
+    data = text("data", data, "'hf', 'demo', a resources/ folder or the Hugging Face CSV")
     get_parser(parser)
     style = check_style(prompt_style)
     check_answer_format(answer_format)
-    for name, flag in (
-        ("shuffle_choices", shuffle_choices),
-        ("include_truncated", include_truncated),
-    ):
-        if not isinstance(flag, bool):
-            raise ValueError(f"{name}: expected true or false, got {flag!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ValueError(f"seed: expected an integer, got {seed!r}")
-    if not isinstance(revision, str) or not revision.strip():
-        raise ValueError(
-            f"revision: expected a Hub revision (branch, tag or commit), got {revision!r}"
-        )
+    shuffle_choices = flag("shuffle_choices", shuffle_choices)
+    include_truncated = flag("include_truncated", include_truncated)
+    seed = checked("seed", seed, int, "expected an integer")
+    revision = text("revision", revision, "a Hub revision (branch, tag or commit)")
+    if types is None or (isinstance(types, str) and not types.strip()):
+        raise ArgumentError(f"types: expected 1, 2, 3, 4, 4a or 4b (or a list), got {types!r}")
     variants = normalise_types(types)
+    if answer_format == "free_text":
+        require_role("grader", "answer_format=free_text", "selfdx/rules-judge")
     samples = mentalbench_samples(
         data=data,
         types=list(variants),
@@ -97,5 +97,7 @@ def mentalbench(
             "parser": parser,
             "variants": list(variants),
             "answer_format": answer_format,
+            "data_source": data_source(data, HF_REPO, revision),
+            "data_sha256": samples_sha256(samples),
         },
     )

@@ -18,10 +18,12 @@ from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.solver import generate
 
+from selfdx.arguments import checked, flag, positive_int, require_role, text
 from selfdx.datasets.mentalbench_filters import normalise_disorders, normalise_types
 from selfdx.datasets.mentalkg import PUBLISHED_COUNTS, load_kg
 from selfdx.datasets.mentalkg_profile_model import CaseProfile
 from selfdx.datasets.mentalkg_profiles import sample_profiles
+from selfdx.errors import ArgumentError
 from selfdx.scorers.mentalbench_generate_scorer import (
     DEFAULT_SLACK,
     check_grade,
@@ -80,17 +82,21 @@ def mentalbench_generate(
             extended graph.
     """
     if not kg:
-        raise ValueError(
+        raise ArgumentError(
             "kg: pass -T kg=PATH to MentalKG's knowledge_graph/EN folder (in the resources/ "
             "folder of github.com/HoyunS/MentalBench)"
         )
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ValueError(f"seed: expected an integer, got {seed!r}")
-    if not isinstance(check_counts, bool):
-        raise ValueError(f"check_counts: expected true or false, got {check_counts!r}")
+    kg = text("kg", kg, "the path of MentalKG's knowledge_graph/EN folder")
+    seed = checked("seed", seed, int, "expected an integer")
+    n = positive_int("n", n)
+    check_counts = flag("check_counts", check_counts)
+    if types is None or (isinstance(types, str) and not types.strip()):
+        raise ArgumentError(f"types: expected 1, 2, 3, 4, 4a or 4b (or a list), got {types!r}")
     chosen_style = check_style(style)
     length_bounds(min_words, max_words, length_slack)
     grading = check_grade(grade)
+    if grading is True:
+        require_role("grader", "grade=true (the case review)", "<a real model>")
     graph = load_kg(kg, PUBLISHED_COUNTS if check_counts else None)
     profiles = sample_profiles(
         graph,

@@ -6,7 +6,10 @@ from inspect_ai import Task, task
 from inspect_ai.model import GenerateConfig
 
 import selfdx.gc_tuning  # noqa: F401  (registers the GC freeze hook for selfdx tasks)
-from selfdx.datasets.safe_psych import HF_REVISION, safe_psych_dataset
+from selfdx.arguments import flag, positive_int, require_role, text
+from selfdx.datasets.identity import data_source, samples_sha256
+from selfdx.datasets.safe_psych import HF_DATASET, HF_REVISION, safe_psych_dataset
+from selfdx.errors import ArgumentError
 from selfdx.scorers.caution import caution
 from selfdx.scorers.diagnosis_agreement import diagnosis_agreement
 from selfdx.scorers.safe_psych_scorer import safe_psych_scorer
@@ -21,10 +24,17 @@ def rubric_scorers(names: str | list[str] | None) -> list:
     """The rubric scorers named in `scorers=` (`-T scorers=caution,diagnosis_agreement`)."""
     if names is None or names == "":
         return []
-    chosen = [n.strip() for n in names.split(",")] if isinstance(names, str) else list(names)
+    if isinstance(names, str):
+        chosen = [n.strip() for n in names.split(",")]
+    elif isinstance(names, list | tuple) and all(isinstance(n, str) for n in names):
+        chosen = list(names)
+    else:
+        raise ArgumentError(f"scorers: expected names separated by commas, got {names!r}")
     unknown = [n for n in chosen if n not in RUBRICS]
     if unknown:
-        raise ValueError(f"scorers: unknown {', '.join(unknown)}; choose from {', '.join(RUBRICS)}")
+        raise ArgumentError(
+            f"scorers: unknown {', '.join(map(repr, unknown))}; choose from {', '.join(RUBRICS)}"
+        )
     return [RUBRICS[name]() for name in chosen]
 
 
@@ -53,8 +63,15 @@ def safe_psych(
         scorers: rubric scorers to add, graded by the `grader` role: "caution",
             "diagnosis_agreement" (a list, or a comma-separated string).
     """
+    data = text("data", data, "'hf', 'demo' or the path of a CSV in the published schema")
     check_strategy(strategy)
+    revision = text("revision", revision, "a Hub revision (branch, tag or commit)")
+    judge_attempts = positive_int("judge_attempts", judge_attempts)
+    judge_max_tokens = positive_int("judge_max_tokens", judge_max_tokens)
+    judge_cache = flag("judge_cache", judge_cache)
     rubrics = rubric_scorers(scorers)
+    if strategy != "structured_actions" or rubrics:
+        require_role("grader", "the Safe-Psych judge", "selfdx/rules-judge")
     dataset = safe_psych_dataset(data, revision)
     max_stages = max(len(sample.metadata["sections"]) for sample in dataset)
     return Task(
@@ -64,5 +81,10 @@ def safe_psych(
         config=GenerateConfig(temperature=0.7, top_p=0.95, max_tokens=512),
         message_limit=1 + 2 * max_stages,
         version=TASK_VERSION,
-        metadata={"benchmark": "safe_psych", "strategy": strategy},
+        metadata={
+            "benchmark": "safe_psych",
+            "strategy": strategy,
+            "data_source": data_source(data, HF_DATASET, revision),
+            "data_sha256": samples_sha256(dataset),
+        },
     )

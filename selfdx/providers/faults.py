@@ -41,6 +41,7 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 from tenacity import wait_fixed
 from tenacity.wait import WaitBaseT
 
+from selfdx.errors import ArgumentError
 from selfdx.providers.offline import OfflineModel, offline_model, usage_for
 from selfdx.scorers.behaviour_judge import REPLY_CLOSE, REPLY_OPEN
 
@@ -95,29 +96,29 @@ class FaultSettings:
 
     def __post_init__(self) -> None:
         if not isinstance(self.policy, str) or not self.policy or self.policy == "faults":
-            raise ValueError(
+            raise ArgumentError(
                 "selfdx/faults: -M policy=<name> must name the offline policy to wrap "
                 f"(for example keyword or rules-judge), got {self.policy!r}"
             )
         for name in ("transient", "empty", "garbage"):
             rate = getattr(self, name)
             if isinstance(rate, bool) or not isinstance(rate, int | float) or not 0 <= rate <= 1:
-                raise ValueError(
+                raise ArgumentError(
                     f"selfdx/faults: -M {name} must be a rate from 0 to 1, got {rate!r}"
                 )
         for name in ("retry_wait", "delay"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
-                raise ValueError(f"selfdx/faults: -M {name} must be seconds >= 0, got {value!r}")
+                raise ArgumentError(f"selfdx/faults: -M {name} must be seconds >= 0, got {value!r}")
         if isinstance(self.seed, bool) or not isinstance(self.seed, int):
-            raise ValueError(f"selfdx/faults: -M seed must be an integer, got {self.seed!r}")
+            raise ArgumentError(f"selfdx/faults: -M seed must be an integer, got {self.seed!r}")
 
     @classmethod
     def split(cls, model_args: dict[str, Any]) -> tuple[FaultSettings, dict[str, Any]]:
         """(fault settings, the remaining arguments for the wrapped policy)."""
         names = {f.name for f in fields(cls)}
         if "policy" not in model_args:
-            raise ValueError("selfdx/faults: -M policy=<name> is required (the policy to wrap)")
+            raise ArgumentError("selfdx/faults: -M policy=<name> is required (the policy to wrap)")
         own = {key: value for key, value in model_args.items() if key in names}
         rest = {key: value for key, value in model_args.items() if key not in names}
         return cls(**own), rest

@@ -25,6 +25,7 @@ from inspect_ai.scorer import Score, Target, mean, scorer, stderr
 from inspect_ai.solver import TaskState
 
 from selfdx.datasets.mentalkg_profile_model import CaseProfile
+from selfdx.errors import ArgumentError
 from selfdx.scorers.case_grader import CaseVerdict, grader_prompt, parse_verdict
 from selfdx.scorers.diagnosis_names import find_diagnosis_names
 from selfdx.scorers.grader_calls import ask_grader
@@ -50,18 +51,18 @@ def check_grade(grade: bool | str) -> bool | str:
     text = str(grade).strip().lower()
     if text in ("auto", "true", "false"):
         return {"auto": "auto", "true": True, "false": False}[text]
-    raise ValueError(f"grade: expected auto, true or false, got {grade!r}")
+    raise ArgumentError(f"grade: expected auto, true or false, got {grade!r}")
 
 
 def length_bounds(min_words: int, max_words: int, slack: float) -> tuple[int, int]:
     """The accepted word range: the target range widened by `slack` on each side."""
     for name, value in (("min_words", min_words), ("max_words", max_words)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise ValueError(f"{name}: expected a positive whole number, got {value!r}")
+            raise ArgumentError(f"{name}: expected a positive whole number, got {value!r}")
     if min_words > max_words:
-        raise ValueError(f"min_words ({min_words}) is larger than max_words ({max_words})")
+        raise ArgumentError(f"min_words ({min_words}) is larger than max_words ({max_words})")
     if not 0 <= slack < 1:
-        raise ValueError(f"length_slack: expected a share between 0 and 1, got {slack!r}")
+        raise ArgumentError(f"length_slack: expected a share between 0 and 1, got {slack!r}")
     return math.floor(min_words * (1 - slack)), math.ceil(max_words * (1 + slack))
 
 

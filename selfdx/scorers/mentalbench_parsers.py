@@ -20,6 +20,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from selfdx.errors import ArgumentError
+
 LETTERS = ("A", "B", "C", "D")
 
 Status = Literal["answered", "none", "ambiguous", "refusal", "empty", "unparsed"]
@@ -606,6 +608,6 @@ PARSERS: dict[str, Parser] = {"strict": parse_strict, "reference": parse_referen
 
 def get_parser(name: str) -> Parser:
     """The parser called `name` ('strict' or 'reference')."""
-    if name not in PARSERS:
-        raise ValueError(f"parser: {name!r} is not one of {sorted(PARSERS)}")
+    if not isinstance(name, str) or name not in PARSERS:
+        raise ArgumentError(f"parser: {name!r} is not one of {', '.join(sorted(PARSERS))}")
     return PARSERS[name]

@@ -13,6 +13,7 @@ from inspect_ai.solver import TaskState
 
 from selfdx.scorers.mentalbench_metrics import ERROR_KEYS, mentalbench_metrics
 from selfdx.scorers.mentalbench_parsers import get_parser
+from selfdx.scorers.sample_kind import require_benchmark
 
 TYPE_KEYS: tuple[str, ...] = ("type1", "type2", "type3", "type4")
 
@@ -61,6 +62,7 @@ def mentalbench_scorer(parser: str = "strict") -> Scorer:
     read = get_parser(parser)
 
     async def score(state: TaskState, target: Target) -> Score:
+        require_benchmark(state.metadata, "MentalBench", "mentalbench_scorer", state.sample_id)
         options = [choice.value for choice in state.choices]
         parsed = read(state.output.completion, options)
         gold = frozenset(target.target)

@@ -18,6 +18,7 @@ from inspect_ai.solver import TaskState
 from selfdx.scorers.behaviour_judge import judge_reply, record_verdict
 from selfdx.scorers.safe_psych_outcome import case_outcome, metric_keys
 from selfdx.scorers.safe_psych_scorer import safe_psych_metrics
+from selfdx.scorers.sample_kind import require_benchmark
 from selfdx.solvers.safe_psych_trace import SafePsychTrace, Turn
 
 
@@ -32,6 +33,7 @@ def safe_psych_rejudge(
     """Score a recorded Safe-Psych trajectory with the current `grader` as the judge."""
 
     async def score(state: TaskState, target: Target) -> Score:
+        require_benchmark(state.metadata, "Safe-Psych", "safe_psych_rejudge", state.sample_id)
         trace = state.store_as(SafePsychTrace)
         strategy = trace.strategy
         keys = metric_keys(None)

@@ -7,6 +7,7 @@ from inspect_ai.solver import TaskState
 
 from selfdx.scorers.key_metrics import key_means
 from selfdx.scorers.safe_psych_outcome import HEADLINE_KEYS, NAN, case_outcome, metric_keys
+from selfdx.scorers.sample_kind import require_benchmark
 from selfdx.solvers.safe_psych_prompts import check_strategy
 from selfdx.solvers.safe_psych_trace import SafePsychTrace
 
@@ -37,6 +38,7 @@ def safe_psych_scorer(strategy: str | None = None) -> Scorer:
         check_strategy(strategy)
 
     async def score(state: TaskState, target: Target) -> Score:
+        require_benchmark(state.metadata, "Safe-Psych", "safe_psych_scorer", state.sample_id)
         trace = state.store_as(SafePsychTrace)
         used = strategy or trace.strategy
         outcome = case_outcome(trace.turns, trace.stop_reason, state.metadata, used)

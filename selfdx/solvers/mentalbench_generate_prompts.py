@@ -16,6 +16,7 @@ from inspect_ai.model import ChatMessageSystem, ChatMessageUser, model_roles
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from selfdx.datasets.mentalkg_profile_model import CaseProfile, SampledCriteria
+from selfdx.errors import ArgumentError
 
 PROMPT_DIR = Path(__file__).parent / "prompts" / "mentalbench_generate"
 STYLES: tuple[str, ...] = ("chart", "self-report")
@@ -31,7 +32,7 @@ def check_style(style: str | None) -> str | None:
     name = str(style).strip().lower()
     name = STYLE_ALIASES.get(name, name)
     if name not in STYLES:
-        raise ValueError(f"style: {style!r} is not chart or self-report (or None per type)")
+        raise ArgumentError(f"style: {style!r} is not chart or self-report (or None per type)")
     return name
 
 

@@ -18,6 +18,8 @@ from pathlib import Path
 from inspect_ai.model import ChatMessageUser
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
+from selfdx.errors import ArgumentError
+
 PROMPT_DIR = Path(__file__).parent / "prompts" / "mentalbench"
 STYLES: tuple[str, ...] = ("single", "hybrid", "multiple")
 # Names the reference code's `--prompt_style` uses for the same prompts.
@@ -33,7 +35,7 @@ def check_style(style: str | None) -> str | None:
     name = STYLE_ALIASES.get(str(style).strip().lower(), str(style).strip().lower())
     if name not in STYLES:
         known = ", ".join(STYLES)
-        raise ValueError(f"prompt_style: {style!r} is not one of {known} (or None per type)")
+        raise ArgumentError(f"prompt_style: {style!r} is not one of {known} (or None per type)")
     return name
 
 
@@ -59,8 +61,8 @@ ANSWER_FORMATS: tuple[str, ...] = ("letters", "free_text")
 
 
 def check_answer_format(answer_format: str) -> str:
-    if answer_format not in ANSWER_FORMATS:
-        raise ValueError(f"answer_format: {answer_format!r} is not letters or free_text")
+    if not isinstance(answer_format, str) or answer_format not in ANSWER_FORMATS:
+        raise ArgumentError(f"answer_format: {answer_format!r} is not letters or free_text")
     return answer_format
 
 

@@ -10,6 +10,8 @@ from functools import cache
 from pathlib import Path
 from typing import Literal, get_args
 
+from selfdx.errors import ArgumentError
+
 Strategy = Literal[
     "full_info_no_abstention",
     "full_info_abstention_aware",
@@ -24,9 +26,11 @@ PROMPT_DIR = Path(__file__).parent / "prompts" / "safe_psych"
 
 
 def check_strategy(strategy: str) -> Strategy:
-    """Return `strategy` if it is one of the five, else raise a ValueError listing them."""
-    if strategy not in STRATEGIES:
-        raise ValueError(f"unknown strategy {strategy!r}; choose one of: {', '.join(STRATEGIES)}")
+    """Return `strategy` if it is one of the five, else raise an ArgumentError listing them."""
+    if not isinstance(strategy, str) or strategy not in STRATEGIES:
+        raise ArgumentError(
+            f"strategy: unknown strategy {strategy!r}; choose one of: {', '.join(STRATEGIES)}"
+        )
     return strategy  # type: ignore[return-value]
 
 

@@ -1,0 +1,69 @@
+"""Task and command arguments checked against their declared types, with one-line errors.
+
+`inspect eval -T name=value` reads values as YAML, so `judge_attempts=abc` arrives as the string
+"abc" and `judge_cache=maybe` as "maybe"; Python callers can pass anything. `checked` validates
+a value against a type (pydantic, strict: no silent coercion of "3" or 1.0 or true to an int)
+and raises `ArgumentError` naming the argument, what it takes and what it got.
+"""
+
+from __future__ import annotations
+
+import contextvars
+from typing import Annotated, Any
+
+from inspect_ai.model import model_roles
+from pydantic import Field, TypeAdapter, ValidationError
+
+from selfdx.errors import ArgumentError
+
+PositiveInt = Annotated[int, Field(ge=1)]
+NonNegativeInt = Annotated[int, Field(ge=0)]
+Text = Annotated[str, Field(min_length=1)]
+
+
+def checked(name: str, value: Any, kind: Any, takes: str | None = None) -> Any:
+    """`value` if it is of type `kind`, else `ArgumentError` ("name: takes ..., got ...").
+
+    `takes` describes the accepted values in words; without it, pydantic's reason is used.
+    """
+    try:
+        return TypeAdapter(kind).validate_python(value, strict=True)
+    except ValidationError as error:
+        reason = takes or error.errors()[0]["msg"].replace("Input should", "should")
+        raise ArgumentError(f"{name}: {reason}, got {value!r}") from None
+
+
+def positive_int(name: str, value: Any) -> int:
+    return checked(name, value, PositiveInt, "expected a whole number >= 1")
+
+
+def flag(name: str, value: Any) -> bool:
+    return checked(name, value, bool, "expected true or false")
+
+
+def text(name: str, value: Any, what: str = "a non-empty string") -> str:
+    if isinstance(value, str) and not value.strip():
+        value = value.strip()
+    return checked(name, value, Text, f"expected {what}")
+
+
+def roles_of_this_eval() -> dict[str, Any] | None:
+    """The model roles of the evaluation being set up, or None outside one.
+
+    Inspect binds `--model-role` before it builds the tasks of `inspect eval` / `eval()` /
+    `eval_set()` by name, so a task can check its roles before any sample runs. A task built
+    by hand (`eval(safe_psych(), model_roles=...)`) is built before the roles exist: None.
+    """
+    unset = contextvars.Context().run(model_roles)
+    current = model_roles()
+    return None if current is unset else current
+
+
+def require_role(role: str, needed_by: str, offline: str) -> None:
+    """Stop before any sample runs when the evaluation has no model for `role`."""
+    roles = roles_of_this_eval()
+    if roles is not None and role not in roles:
+        raise ArgumentError(
+            f"{needed_by} needs a model for the '{role}' role: add --model-role "
+            f"{role}=<provider/model> (offline: --model-role {role}={offline})"
+        )

@@ -1,0 +1,302 @@
+"""Misuse of tasks and commands (issue 13, class 6): each mistake gets one line that names the
+argument, before any sample runs, and a non-zero exit; nothing is silently done instead."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from inspect_ai import eval, score
+from inspect_ai.log import read_eval_log
+
+from selfdx.analysis.judge_agreement import agreement, annotation_sample, read_judge_labels
+from selfdx.cli import main
+from selfdx.errors import ArgumentError, SelfdxError
+from selfdx.scorers.mentalbench_scorer import mentalbench_scorer
+from selfdx.scorers.safe_psych_scorer import safe_psych_scorer
+from selfdx.solvers.safe_psych_trace import SafePsychTrace
+from tests.conftest import REPO_ROOT
+
+JUDGE = {"grader": "selfdx/rules-judge"}
+RUN = {"display": "none", "limit": 3}
+
+
+@pytest.fixture(scope="module")
+def safe_psych_log(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("sp")
+    (log,) = eval(
+        "selfdx/safe_psych",
+        model="selfdx/keyword",
+        model_roles=JUDGE,
+        log_dir=str(folder),
+        limit=6,
+        display="none",
+    )
+    assert log.status == "success"
+    return log
+
+
+@pytest.fixture(scope="module")
+def mentalbench_log(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("mb")
+    (log,) = eval(
+        "selfdx/mentalbench",
+        model="selfdx/first-option",
+        log_dir=str(folder),
+        limit=3,
+        display="none",
+    )
+    assert log.status == "success"
+    return log
+
+
+@pytest.mark.parametrize(
+    ("task", "arguments", "message"),
+    [
+        (
+            "safe_psych",
+            {"judge_attempts": "abc"},
+            "judge_attempts: expected a whole number >= 1, got 'abc'",
+        ),
+        (
+            "safe_psych",
+            {"judge_max_tokens": 0},
+            "judge_max_tokens: expected a whole number >= 1, got 0",
+        ),
+        (
+            "safe_psych",
+            {"judge_cache": "maybe"},
+            "judge_cache: expected true or false, got 'maybe'",
+        ),
+        ("safe_psych", {"data": None}, "data: expected 'hf', 'demo' or the path"),
+        ("safe_psych", {"data": "  "}, "data: expected 'hf', 'demo' or the path"),
+        ("safe_psych", {"strategy": "ask_first"}, "strategy: unknown strategy 'ask_first'"),
+        ("safe_psych", {"scorers": "caution,style"}, "scorers: unknown 'style'"),
+        ("safe_psych", {"revision": ""}, "revision: expected a Hub revision"),
+        ("mentalbench", {"types": None}, "types: expected 1, 2, 3, 4, 4a or 4b"),
+        ("mentalbench", {"types": ""}, "types: expected 1, 2, 3, 4, 4a or 4b"),
+        ("mentalbench", {"types": "4c"}, "types: '4c' is not a MentalBench type"),
+        ("mentalbench", {"data": None}, "data: expected 'hf', 'demo', a resources/ folder"),
+        ("mentalbench", {"seed": 1.5}, "seed: expected an integer, got 1.5"),
+        ("mentalbench", {"seed": True}, "seed: expected an integer, got True"),
+        ("mentalbench", {"parser": "loose"}, "parser: 'loose' is not one of reference, strict"),
+        ("mentalbench", {"answer_format": "words"}, "answer_format: 'words' is not letters"),
+        ("mentalbench", {"include_truncated": "yes"}, "include_truncated: expected true or false"),
+    ],
+)
+def test_wrong_task_arguments_name_the_argument(task, arguments, message, tmp_path):
+    model = "selfdx/keyword" if task == "safe_psych" else "selfdx/first-option"
+    with pytest.raises(ArgumentError) as error:
+        eval(
+            f"selfdx/{task}",
+            task_args=arguments,
+            model=model,
+            model_roles=JUDGE,
+            log_dir=str(tmp_path),
+            **RUN,
+        )
+    assert str(error.value).startswith(message), str(error.value)
+    assert not list(tmp_path.iterdir())  # stopped before any log was started
+
+
+def inspect_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "inspect_ai", *args, "--log-dir", str(cwd / "logs")],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=120,
+    )
+
+
+def test_the_cli_prints_one_line_and_exits_non_zero(tmp_path):
+    result = inspect_cli(
+        "eval",
+        "selfdx/safe_psych",
+        "--model",
+        "selfdx/keyword",
+        "--model-role",
+        "grader=selfdx/rules-judge",
+        "-T",
+        "judge_attempts=abc",
+        cwd=tmp_path,
+    )
+    output = result.stdout + result.stderr
+    assert result.returncode != 0
+    assert "Traceback" not in output
+    assert "selfdx: judge_attempts: expected a whole number >= 1, got 'abc'" in output
+    assert not (tmp_path / "logs").exists()
+
+
+def test_a_missing_grader_is_caught_before_any_sample_runs(tmp_path):
+    result = inspect_cli("eval", "selfdx/safe_psych", "--model", "selfdx/keyword", cwd=tmp_path)
+    output = " ".join((result.stdout + result.stderr).split())  # rich wraps at the width
+    assert result.returncode != 0 and "Traceback" not in output
+    assert "needs a model for the 'grader' role: add --model-role grader=" in output
+    assert not (tmp_path / "logs").exists()  # no log: nothing ran
+    with pytest.raises(ArgumentError, match="--model-role grader="):
+        eval(
+            "selfdx/mentalbench",
+            task_args={"answer_format": "free_text"},
+            model="selfdx/first-option",
+            log_dir=str(tmp_path),
+            **RUN,
+        )
+
+
+def test_structured_actions_need_no_grader_and_record_no_judge(tmp_path):
+    # a grader bound for the whole sweep is not used by the strategy that needs no judge
+    for roles in (None, JUDGE):
+        (log,) = eval(
+            "selfdx/safe_psych",
+            task_args={"strategy": "structured_actions"},
+            model="selfdx/keyword",
+            model_roles=roles,
+            log_dir=str(tmp_path),
+            **RUN,
+        )
+        assert log.status == "success"
+        for sample in log.samples:
+            turns = sample.store_as(SafePsychTrace).turns
+            assert turns and all(t.judge_model is None and not t.judge_outputs for t in turns)
+            calls = [e for e in sample.events if e.event == "model"]
+            assert {call.model for call in calls} == {"selfdx/keyword"}
+
+
+def test_scoring_a_log_with_the_other_benchmarks_scorer_says_so(safe_psych_log, mentalbench_log):
+    with pytest.raises(
+        SelfdxError,
+        match="mentalbench_scorer scores MentalBench samples, but "
+        "sample 'SYN-SP-001' is from Safe-Psych",
+    ):
+        score(safe_psych_log, mentalbench_scorer(), action="append", display="none")
+    item = mentalbench_log.samples[0].id
+    with pytest.raises(SelfdxError, match=f"sample '{item}' is from MentalBench"):
+        score(mentalbench_log, safe_psych_scorer(), action="append", display="none")
+
+
+def test_sweep_takes_the_types_the_task_takes(tmp_path, capsys):
+    folder = tmp_path / "sweep"
+    code = main(
+        [
+            "sweep",
+            "--benchmark",
+            "mentalbench",
+            "--models",
+            "selfdx/first-option",
+            "--types",
+            "4a",
+            "--log-dir",
+            str(folder),
+            "--display",
+            "none",
+        ]
+    )
+    assert code == 0
+    (path,) = folder.glob("*.eval")
+    log = read_eval_log(str(path))
+    assert log.eval.task_args["types"] == "4a"
+    assert log.samples and {s.metadata["variant"] for s in log.samples} == {"4a"}
+    code = main(
+        [
+            "sweep",
+            "--benchmark",
+            "mentalbench",
+            "--models",
+            "selfdx/first-option",
+            "--types",
+            "4c",
+            "--log-dir",
+            str(tmp_path / "bad"),
+            "--display",
+            "none",
+        ]
+    )
+    assert code == 2
+    assert "types: '4c' is not a MentalBench type" in capsys.readouterr().err
+
+
+def test_sweep_without_a_judge_is_refused_before_running(tmp_path, capsys):
+    code = main(["sweep", "--models", "selfdx/keyword", "--log-dir", str(tmp_path / "s")])
+    assert code == 2
+    assert "pass --grader <provider/model>" in capsys.readouterr().err
+    assert not (tmp_path / "s").exists()
+
+
+@pytest.mark.parametrize("n", ["0", "-3"])
+def test_annotation_sample_refuses_n_below_one(safe_psych_log, tmp_path, capsys, n):
+    code = main(
+        ["annotation-sample", safe_psych_log.location, "--n", n, "--out", str(tmp_path / "a")]
+    )
+    assert code == 2
+    assert f"--n: expected a whole number of turns >= 1, got {n}" in capsys.readouterr().err
+    assert not (tmp_path / "a").exists()
+
+
+def test_annotation_sample_warns_on_what_it_leaves_out(
+    safe_psych_log, mentalbench_log, tmp_path, capsys
+):
+    blind, key = annotation_sample(
+        [safe_psych_log.location, mentalbench_log.location], 500, tmp_path
+    )
+    judged = sum(
+        1 for s in safe_psych_log.samples for t in s.store_as(SafePsychTrace).turns if t.action
+    )
+    err = capsys.readouterr().err
+    assert f"{mentalbench_log.location}: not a judged Safe-Psych run" in err
+    assert f"asked for 500 turns, but the logs hold only {judged} judged turns" in err
+    assert len(pd.read_csv(key)) == judged
+
+
+def test_judge_agreement_warns_on_ids_it_cannot_join(tmp_path, capsys):
+    human = pd.DataFrame({"annotation_id": ["a1", "a2", "a3"]})
+    for column in ("PRIMARY_ANSWER", "INFO_REQUEST", "ACTION_CALC"):
+        human[f"{column}__consensus"] = ["committed", "none", "none"]
+    human.loc[:, "ACTION_CALC__consensus"] = ["Diagnose", "Abstain", "Abstain"]
+    human.loc[:, "INFO_REQUEST__consensus"] = ["none", "none", "specific"]
+    human_path = tmp_path / "human.csv"
+    human.to_csv(human_path, index=False)
+    labels = {"primary_answer": "committed", "info_request": "none", "action": "Diagnose"}
+    judge_path = tmp_path / "judge.jsonl"
+    judge_path.write_text(
+        "\n".join(
+            json.dumps({"annotation_id": a, "new_judge_output": labels}) for a in ("a1", "zz9")
+        )
+    )
+    results = agreement(str(human_path), read_judge_labels(str(judge_path)))
+    err = capsys.readouterr().err
+    assert "2 of 3 annotations have no matching judge labels (left out): a2, a3" in err
+    assert "1 of 2 judge labels have no matching annotations (left out): zz9" in err
+    assert results["n_joined"] == 1 and results["action"]["accuracy"] == 1.0
+    judge_path.write_text(json.dumps({"annotation_id": "zz9", "new_judge_output": labels}))
+    code = main(["judge-agreement", str(human_path), str(judge_path)])
+    assert code == 2
+    assert "no annotation_id in common with the judge labels" in capsys.readouterr().err
+
+
+def test_selfdx_command_errors_are_one_line(tmp_path):
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "selfdx.cli",
+            "annotation-sample",
+            str(tmp_path / "none.eval"),
+            "--n",
+            "0",
+            "--out",
+            str(tmp_path / "o"),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO_ROOT,
+        timeout=120,
+    )
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        "selfdx: error: --n: expected a whole number of turns >= 1, got 0"
+    ]
