@@ -29,7 +29,7 @@ from tqdm import tqdm
 from selfdx.analysis.identity import data_identity, grouping_key, settings
 from selfdx.errors import SelfdxError
 
-BENCHMARKS = ("safe_psych", "mentalbench")
+BENCHMARKS = ("safe_psych", "mentalbench", "interview")
 # Samples read per call of `read_eval_log_samples_by_id`. Each call parses the log's zip directory
 # once (about 0.1 s for 25,000 samples); 1,000 MentalBench samples take about 75 MB.
 SAMPLE_BATCH = 1000
@@ -79,6 +79,10 @@ def variant_of(benchmark: str, task_args: dict[str, Any]) -> str:
     """The configuration a row of the report stands for: the strategy, or the types run."""
     if benchmark == "safe_psych":
         return str(task_args.get("strategy", "sequential_info_abstention_aware"))
+    if benchmark == "interview":
+        from selfdx.analysis.interview_report import interview_variant
+
+        return interview_variant(task_args)
     types = task_args.get("types")
     style = task_args.get("prompt_style")
     label = "all types" if types in (None, "", [1, 2, 3, 4]) else f"types {types}"

@@ -17,7 +17,7 @@ from selfdx.analysis.outputs import finish, previous_files, warn
 from selfdx.analysis.safe_psych_report import SafePsychCollector
 from selfdx.errors import SelfdxError
 
-TITLES = {"safe_psych": "Safe-Psych", "mentalbench": "MentalBench"}
+TITLES = {"safe_psych": "Safe-Psych", "mentalbench": "MentalBench", "interview": "Interview"}
 
 
 def collectors() -> dict[str, object]:
@@ -28,6 +28,9 @@ def collectors() -> dict[str, object]:
     except ImportError:
         return found
     found["mentalbench"] = MentalBenchCollector()
+    from selfdx.analysis.interview_report import InterviewCollector
+
+    found["interview"] = InterviewCollector()
     return found
 
 
@@ -141,7 +144,7 @@ def runs_frame(runs: list[Run], read: Counter, errored: Counter) -> pd.DataFrame
                 "judge": run.judge or "",
                 "dataset": run.dataset,
                 "data_id": run.data_id,
-                "seed": run.seed,
+                "seed": pd.NA if run.seed is None else run.seed,
                 "epochs": run.epochs,
                 "samples_planned": run.total_samples,
                 "samples_scored": scored,
@@ -149,7 +152,10 @@ def runs_frame(runs: list[Run], read: Counter, errored: Counter) -> pd.DataFrame
                 "complete": scored >= run.total_samples,
             }
         )
-    return pd.DataFrame(rows)
+    frame = pd.DataFrame(rows)
+    if not frame.empty:
+        frame["seed"] = frame["seed"].astype("Int64")
+    return frame
 
 
 def incomplete_note(run_table: pd.DataFrame) -> str:
@@ -224,16 +230,29 @@ STYLE = (
     ".scroll{overflow-x:auto;max-width:100%;margin-bottom:1em}"
     "table{border-collapse:collapse;font-size:12px}"
     "td,th{border:1px solid #ccc;padding:3px 6px;vertical-align:top;text-align:left;"
-    "overflow-wrap:anywhere;max-width:24em}"
+    "overflow-wrap:break-word;max-width:24em}"
     "th{background:#f2f2f2}"
     ".banner{background:#fff3cd;border:2px solid #d4a72c;padding:.6em 1em;font-weight:bold}"
     "img{max-width:100%;height:auto}"
 )
 
 
+def _breakable(text: object) -> str:
+    """Escaped text that may wrap after `_` and `/` (long metric and model names)."""
+    return html.escape(str(text)).replace("_", "_<wbr>").replace("/", "/<wbr>")
+
+
 def _table_html(table: pd.DataFrame) -> str:
     """The same cells as the Markdown table, in a box that scrolls when the page is narrow."""
-    return f"<div class='scroll'>{table.to_html(index=False, border=0, na_rep='–')}</div>"
+    head = "".join(f"<th>{_breakable(name)}</th>" for name in table.columns)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{_breakable(cell)}</td>" for cell in row) + "</tr>"
+        for row in table.itertuples(index=False)
+    )
+    return (
+        f"<div class='scroll'><table><thead><tr>{head}</tr></thead>"
+        f"<tbody>{body}</tbody></table></div>"
+    )
 
 
 def write_html(
