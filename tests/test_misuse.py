@@ -179,44 +179,20 @@ def test_scoring_a_log_with_the_other_benchmarks_scorer_says_so(safe_psych_log, 
         score(mentalbench_log, safe_psych_scorer(), action="append", display="none")
 
 
+def sweep_types(types: str, folder: Path) -> int:
+    """`selfdx sweep` of MentalBench with the first-option baseline over `types`."""
+    models = ["--models", "selfdx/first-option", "--display", "none"]
+    return main(["sweep", "--benchmark", "mentalbench", "--types", types, *models,
+                 "--log-dir", str(folder)])  # fmt: skip
+
+
 def test_sweep_takes_the_types_the_task_takes(tmp_path, capsys):
-    folder = tmp_path / "sweep"
-    code = main(
-        [
-            "sweep",
-            "--benchmark",
-            "mentalbench",
-            "--models",
-            "selfdx/first-option",
-            "--types",
-            "4a",
-            "--log-dir",
-            str(folder),
-            "--display",
-            "none",
-        ]
-    )
-    assert code == 0
-    (path,) = folder.glob("*.eval")
+    assert sweep_types("4a", tmp_path / "sweep") == 0
+    (path,) = (tmp_path / "sweep").glob("*.eval")
     log = read_eval_log(str(path))
     assert log.eval.task_args["types"] == "4a"
     assert log.samples and {s.metadata["variant"] for s in log.samples} == {"4a"}
-    code = main(
-        [
-            "sweep",
-            "--benchmark",
-            "mentalbench",
-            "--models",
-            "selfdx/first-option",
-            "--types",
-            "4c",
-            "--log-dir",
-            str(tmp_path / "bad"),
-            "--display",
-            "none",
-        ]
-    )
-    assert code == 2
+    assert sweep_types("4c", tmp_path / "bad") == 2
     assert "types: '4c' is not a MentalBench type" in capsys.readouterr().err
 
 

@@ -48,7 +48,7 @@ SEQUENTIAL_KEYS = (
 )
 # What the task reports in its results (and the console): the rates of the paper's tables.
 # The accuracies by timing stay in every sample's score and in `selfdx report`.
-HEADLINE_KEYS = (
+BEHAVIOUR_KEYS = (
     "under_abstention",
     "over_abstention",
     "premature",
@@ -56,11 +56,11 @@ HEADLINE_KEYS = (
     "late",
     "never",
     "stage1_clarification",
-    "accuracy_code",
-    "accuracy_category",
-    "accuracy_group",
     "excluded",
 )
+ACCURACY_KEYS = tuple(f"accuracy_{level}" for level in LEVELS)
+TIMING_ACCURACY_KEYS = tuple(key for key in SEQUENTIAL_KEYS if key.startswith("accuracy_"))
+HEADLINE_KEYS = BEHAVIOUR_KEYS + ACCURACY_KEYS
 NAN = math.nan
 # The solver records why a trajectory ended; no record means it never got there.
 CUT_SHORT = "trajectory cut short (a sample error or limit)"
