@@ -334,3 +334,49 @@ def test_kg_baseline_reads_the_typed_graph(tmp_path):
     prompt = render_prompt("single", "I hear voices.", ["Schizophrenia", "Specific Phobia"])
     with pytest.raises(ValueError, match=r"-M kg=.*node D001 entry 1"):
         kg_overlap([ChatMessageUser(content=prompt)], {"kg": str(broken)})
+
+
+def edit_json(path: Path, change) -> None:
+    content = json.loads(path.read_text(encoding="utf-8"))
+    change(content)
+    path.write_text(json.dumps(content), encoding="utf-8")
+
+
+def test_fuzz_findings_and_size_limit_are_named(tmp_path):
+    """Found by tests/test_fuzz_loaders.py: a list where a code or relation belongs raised a bare
+    TypeError (unhashable type) instead of naming the node; and every text has a size limit."""
+    folder = tmp_path / "EN"
+    shutil.copytree(KG, folder)
+    differentials = folder / "differential_diagnosis" / "D001.json"
+    edit_json(differentials, lambda c: c["D001"][0].update(differential_diagnosis=[]))
+    with pytest.raises(MentalKGError) as error:
+        load_kg(folder)
+    assert str(error.value) == (
+        "MentalKG differential_diagnosis/D001.json, node D001 entry 1, field "
+        "'differential_diagnosis': [] is not a disorder"
+    )
+    shutil.copy(KG / "differential_diagnosis" / "D001.json", differentials)
+
+    criteria = folder / "diagnostic_criteria.json"
+    group = ("D001", "required_criteria", "inattention")
+
+    def set_relation(content):
+        content[group[0]][group[1]][group[2]]["relation"] = ["must_include"]
+
+    edit_json(criteria, set_relation)
+    with pytest.raises(MentalKGError) as error:
+        load_kg(folder)
+    assert str(error.value) == (
+        "MentalKG diagnostic_criteria.json, node D001/inattention, field 'relation': expected "
+        "must_include or include, got ['must_include']"
+    )
+    shutil.copy(KG / "diagnostic_criteria.json", criteria)
+
+    symptoms = folder / "symptom" / "1adhd_inattention.json"
+    edit_json(symptoms, lambda c: c["S001"].update(description="w" * 200_000))
+    with pytest.raises(MentalKGError) as error:
+        load_kg(folder)
+    assert str(error.value) == (
+        "MentalKG symptom/1adhd_inattention.json, node S001, field 'description': 200,000 "
+        "characters, more than the 10,000 a MentalKG text may have"
+    )

@@ -208,7 +208,7 @@ def read_group(
     if unknown:
         raise fail(file, node, sorted(unknown)[0], "is not part of the symptom-group schema")
     relation = entry.get("relation")
-    if relation not in RELATIONS:
+    if not isinstance(relation, str) or relation not in RELATIONS:
         raise fail(file, node, "relation", f"expected must_include or include, got {relation!r}")
     pool = as_symptom_codes(entry.get("symptom_pool"), symptoms, file, node, "symptom_pool")
     must_all = must_one = ()
@@ -369,7 +369,7 @@ def read_differential(
     if unknown:
         raise fail(file, node, sorted(unknown)[0], "is not part of the differential schema")
     sub = entry.get("differential_diagnosis")
-    if sub not in disorders:
+    if not isinstance(sub, str) or sub not in disorders:
         raise fail(file, node, "differential_diagnosis", f"{sub!r} is not a disorder")
     if sub == main:
         raise fail(file, node, "differential_diagnosis", "names the main disorder itself")
