@@ -23,6 +23,7 @@ from selfdx.cli import main as selfdx_main
 from selfdx.datasets.hub import HUB_PROBE_SECONDS, probe_hub
 from selfdx.datasets.mentalbench import load_items
 from selfdx.datasets.mentalbench_schema import MAX_QUESTION_CHARS, MentalBenchDataError
+from selfdx.datasets.mentalbench_sources import items_from_rows, read_demo
 from selfdx.datasets.safe_psych import (
     MAX_FIELD_CHARS,
     MAX_SECTION_CHARS,
@@ -601,3 +602,27 @@ def test_a_200000_character_id_stops_inspect_eval_with_one_line(tmp_path: Path) 
     assert result.returncode != 0
     assert "Traceback" not in output
     assert f"{path}: row 1, column 'id': 200,000 characters" in " ".join(output.split())
+
+
+def test_deeply_nested_json_and_non_object_rows_are_named(tmp_path: Path) -> None:
+    """json.loads raises RecursionError on deep nesting: it must not escape as a traceback."""
+    folder = tmp_path / "resources" / "dataset"
+    for tier in ("medium", "high"):
+        (folder / tier).mkdir(parents=True)
+    item_file = folder / "low" / "D005" / "main_gemini.json"
+    item_file.parent.mkdir(parents=True)
+    item_file.write_text("[" * 100_000, encoding="utf-8")
+    with pytest.raises(MentalBenchDataError) as error:
+        load_items(tmp_path / "resources")
+    assert str(error.value) == (
+        "MentalBench file low/D005/main_gemini.json: not valid item JSON (nested too deeply)"
+    )
+    with pytest.raises(MentalBenchDataError) as error:
+        items_from_rows([["type1", "D005"]], "rows.json")
+    assert str(error.value) == (
+        "MentalBench item data row 1 of rows.json, field '(row)': expected an object, got list"
+    )
+    demo = tmp_path / "demo.json"
+    demo.write_text('{"items": [', encoding="utf-8")
+    with pytest.raises(MentalBenchDataError, match=f"MentalBench demo file {demo}: not valid JSON"):
+        read_demo(demo)

@@ -118,6 +118,10 @@ def read_item_file(
         records = json.loads(file.read_text(encoding="utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise MentalBenchDataError(f"MentalBench file {relative}: not valid JSON ({exc})") from exc
+    except RecursionError as exc:
+        raise MentalBenchDataError(
+            f"MentalBench file {relative}: not valid item JSON (nested too deeply)"
+        ) from exc
     if not isinstance(records, dict):
         raise MentalBenchDataError(
             f"MentalBench file {relative}: expected a JSON object keyed by item id"
@@ -163,6 +167,8 @@ def items_from_rows(rows: Iterable[Mapping[str, Any]], source: str) -> list[Ment
     items = []
     for index, row in enumerate(rows, start=1):
         label = f"data row {index} of {source}"
+        if not isinstance(row, Mapping):
+            raise describe(label, "(row)", f"expected an object, got {type(row).__name__}")
         missing = [column for column in CSV_COLUMNS if column not in row]
         if missing:
             raise describe(label, missing[0], "column is missing")
@@ -259,7 +265,10 @@ def read_hugging_face(revision: str) -> list[MentalBenchItem]:
 
 def read_demo(path: Path = DEMO_FILE) -> list[MentalBenchItem]:
     """The bundled synthetic demo set: a JSON object whose `items` are rows in the HF schema."""
-    content = json.loads(path.read_text(encoding="utf-8"))
+    try:
+        content = json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        raise MentalBenchDataError(f"MentalBench demo file {path}: not valid JSON ({exc})") from exc
     if not isinstance(content, dict) or not isinstance(content.get("items"), list):
         raise MentalBenchDataError(f"MentalBench demo file {path}: expected an object with 'items'")
     return items_from_rows(content["items"], path.name)

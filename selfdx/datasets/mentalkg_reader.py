@@ -84,6 +84,10 @@ def read_json(folder: Path, relative: str) -> Any:
         return json.loads(path.read_text(encoding="utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise MentalKGError(f"MentalKG {relative}: not valid JSON ({exc})") from exc
+    except RecursionError as exc:
+        raise MentalKGError(
+            f"MentalKG {relative}: not valid graph JSON (nested too deeply)"
+        ) from exc
 
 
 def as_object(value: Any, file: str, node: str, field: str) -> dict[str, Any]:
