@@ -68,8 +68,9 @@ def data_source(log: EvalLog) -> str:
 
 def data_identity(log: EvalLog) -> DataIdentity:
     """The data a log ran on: the task's content hash when it recorded one (`data_sha256`),
-    else its data arguments; always with the sorted ids of the samples run (so `--limit` and
-    `--sample-id` subsets are different data)."""
+    else its data arguments; always with the source (so two copies of one file at two paths
+    stay apart, as their `data` arguments differ) and the sorted ids of the samples run (so
+    `--limit` and `--sample-id` subsets are different data)."""
     meta = log.eval.metadata or {}
     args = log.eval.task_args or {}
     source = data_source(log)
@@ -84,7 +85,7 @@ def data_identity(log: EvalLog) -> DataIdentity:
     samples = sorted(map(str, ids)) if ids is not None else log.eval.dataset.samples
     return DataIdentity(
         source=source,
-        id=_digest({"data": basis, "samples": samples})[:12],
+        id=_digest({"data": basis, "source": source, "samples": samples})[:12],
         cases=len(ids) if ids is not None else (log.eval.dataset.samples or 0),
         content_hash=bool(content),
     )
