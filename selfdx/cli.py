@@ -59,6 +59,10 @@ def cmd_export(args: argparse.Namespace) -> int:
         from selfdx.analysis.export_safe_psych import export_safe_psych
 
         written = export_safe_psych(log_files(args.logs), args.out, force=args.force)
+    elif args.benchmark == "interview":
+        from selfdx.analysis.interview_report import export_interview
+
+        written = export_interview(log_files(args.logs), args.out, force=args.force)
     elif args.benchmark == "generated":
         from selfdx.analysis.export_generated import export_generated
 
@@ -124,7 +128,9 @@ def build_parser() -> argparse.ArgumentParser:
     report.set_defaults(run=cmd_report)
 
     export = commands.add_parser("export", help="write logs in a reference repository's format")
-    export.add_argument("benchmark", choices=["safe-psych", "mentalbench", "generated"])
+    export.add_argument(
+        "benchmark", choices=["safe-psych", "mentalbench", "generated", "interview"]
+    )
     export.add_argument("logs", nargs="+", help="log files or directories")
     export.add_argument("--out", required=True, help="output directory")
     export.add_argument(
