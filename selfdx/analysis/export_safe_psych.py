@@ -189,7 +189,7 @@ def export_safe_psych(logs: list[str], out_dir: str | Path, force: bool = False)
     check_export_folder(out, force)
     previous_files(out, KIND)
     headers: dict[str, EvalLog] = {}
-    for path in logs:
+    for path in (log.removeprefix("file://") for log in logs):
         header = read_header(path)
         if header.eval.task.split("/")[-1] != "safe_psych":
             raise SelfdxError(f"{path}: task {header.eval.task} is not selfdx/safe_psych")

@@ -170,6 +170,8 @@ def _text(value: Any) -> str:
 def read_header(path: str) -> EvalLog:
     """A log's header; a SelfdxError naming the file when it cannot be read (cut short, not a
     log)."""
+    if "://" not in path and not Path(path).is_file():
+        raise SelfdxError(f"{path}: no such log file")
     try:
         return read_eval_log(path, header_only=True)
     except Exception as exc:  # zip, JSON and validation errors all mean "not a readable log"
