@@ -78,10 +78,12 @@ class InterviewCollector:
             return
         meta = sample.metadata or {}
         cluster = meta.get("seed_group", sample.id)
-        self.metrics.add(run, cluster, values)
         variant = str(meta.get("variant", ""))
-        if variant in TYPE_LABELS:
-            self.metrics.add(run, cluster, values, TYPE_LABELS[variant])
+        for group in (None, TYPE_LABELS.get(variant)) if variant in TYPE_LABELS else (None,):
+            for name, value in values.items():
+                # a mean over cases (as the task reports it), resampled by seed profile
+                if not math.isnan(value):
+                    self.metrics.add_ratio(run, cluster, name, value, 1.0, group)
         mode = str(run.task_args.get("mode", "interview"))
         self.modes[run.key] = mode
         recall, correct = values.get("fact_recall", math.nan), values.get("accuracy", math.nan)

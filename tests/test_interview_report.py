@@ -1,0 +1,84 @@
+"""The Interview section of `selfdx report` and `selfdx export interview`, on demo logs."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+from inspect_ai import eval
+
+from selfdx.analysis.interview_report import export_interview, interview_variant
+from selfdx.analysis.report import build_report
+from selfdx.errors import SelfdxError
+
+MODES = ("interview", "full", "initial")
+
+
+@pytest.fixture(scope="module")
+def demo_logs(tmp_path_factory):
+    log_dir = tmp_path_factory.mktemp("interview-logs")
+    logs = {}
+    for mode in MODES:
+        (log,) = eval(
+            "selfdx/interview",
+            task_args={"data": "demo", "types": "1,2", "mode": mode},
+            model="selfdx/opening-guess" if mode == "initial" else "selfdx/kg-interviewer",
+            display="none",
+            log_dir=str(log_dir),
+        )
+        assert log.status == "success", log.error
+        logs[mode] = log
+    return log_dir, logs
+
+
+def accuracy(log) -> float:
+    (entry,) = [e for e in log.results.scores if e.name == "interview_scorer"]
+    return entry.metrics["accuracy"].value
+
+
+def test_report_section_matches_the_logs(demo_logs, tmp_path):
+    log_dir, logs = demo_logs
+    out = build_report(log_dir, tmp_path / "report", progress=False)
+    text = (out / "report.md").read_text()
+    assert "## Interview" in text and "Static interactive gap" in text
+    gap = pd.read_csv(out / "interview_static_interactive_gap.csv")
+    # opening-guess (initial) and kg-interviewer (full, interview) are different models: the
+    # gap table pairs modes per model, so each model has its own row.
+    kg = gap[gap.model == "selfdx/kg-interviewer"].iloc[0]
+    assert kg.full == pytest.approx(accuracy(logs["full"]))
+    assert kg.interview == pytest.approx(accuracy(logs["interview"]))
+    assert kg["static-interactive gap"] == pytest.approx(kg.full - kg.interview)
+    guess = gap[gap.model == "selfdx/opening-guess"].iloc[0]
+    assert guess.initial == pytest.approx(accuracy(logs["initial"]))
+    metrics = pd.read_csv(out / "interview_metrics.csv")
+    assert set(metrics.metric) >= {"accuracy", "premature", "fact_recall", "patient_leaks"}
+    recall = pd.read_csv(out / "interview_accuracy_by_fact_recall.csv")
+    samples = logs["interview"].samples
+    assert recall.cases.sum() == len(samples)
+
+
+def test_export_transcripts(demo_logs, tmp_path):
+    log_dir, logs = demo_logs
+    files = export_interview([str(p) for p in sorted(log_dir.glob("*.eval"))], tmp_path / "t")
+    lines = files[0].read_text().splitlines()
+    assert len(lines) == sum(len(log.samples) for log in logs.values())
+    records = [json.loads(line) for line in lines]
+    by_key = {(r["mode"], r["sample_id"]): r for r in records}
+    for mode, log in logs.items():
+        for sample in log.samples:
+            record = by_key[(mode, sample.id)]
+            assert record["scores"] == sample.scores["interview_scorer"].value
+            questions = [t for t in record["turns"] if t["question"]]
+            assert len(questions) == record["scores"]["questions"]
+    assert "## demo-t1-" in files[1].read_text()
+    with pytest.raises(SelfdxError, match="not empty"):
+        export_interview([str(next(log_dir.glob("*.eval")))], tmp_path / "t")
+
+
+def test_variant_labels():
+    assert interview_variant({"mode": "full", "types": ["1", "2"]}) == "full, types 1,2"
+    label = interview_variant(
+        {"mode": "interview", "max_questions": 5, "answer_format": "free_text"}
+    )
+    assert label == "interview, types 1,2, 5 questions, free text"
