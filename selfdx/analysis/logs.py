@@ -198,16 +198,17 @@ def find_runs(log_dir: str | Path) -> tuple[list[Run], list[tuple[str, str]]]:
     if not infos:
         raise SelfdxError(f"log directory {log_dir} holds no Inspect logs (.eval or .json)")
     for info in infos:
+        name = info.name.removeprefix("file://")
         try:
             header = read_eval_log(info.name, header_only=True)
         except Exception as exc:  # one broken file must not hide the other logs
-            skipped.append((info.name, unreadable(exc)))
+            skipped.append((name, unreadable(exc)))
             continue
         run = run_from_header(info.name, header)
         if run is None:
-            skipped.append((info.name, f"task {header.eval.task} is not a selfdx benchmark"))
+            skipped.append((name, f"task {header.eval.task} is not a selfdx benchmark"))
         elif header.status != "success":
-            skipped.append((info.name, f"status {header.status}: rerun or `inspect eval-retry` it"))
+            skipped.append((name, f"status {header.status}: rerun or `inspect eval-retry` it"))
         else:
             runs.append(run)
     label_runs(runs)

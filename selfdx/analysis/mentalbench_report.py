@@ -165,7 +165,7 @@ class MentalBenchCollector:
         for model, variant, judge, dataset in configs:
             label = model
             if len({c[1] for c in configs}) > 1:
-                label += f" ({variant})"
+                label += f" · {variant}"
             if judge and len({c[2] for c in configs}) > 1:
                 label += f" (judge {judge})"
             if len({c[3] for c in configs}) > 1:
@@ -219,12 +219,16 @@ class MentalBenchCollector:
                 correct, total = self.per_code[config].get(type_, {}).get(code, (0, 0))
                 if total:
                     matrix[row, column] = correct / total
+        labels = [f"{code} {disorder_names(code)}" for code in codes]
+        longest = max((len(label) for label in labels), default=0)
         fig, axes = subplots(
-            1, width=max(6.0, 0.45 * len(codes) + 3), height=max(3.0, 0.45 * len(configs) + 2)
+            1,
+            width=max(6.0, 0.45 * len(codes) + 3),
+            height=0.45 * len(configs) + 2.5 + 0.055 * longest,  # room for the names below
         )
         ax = axes[0]
         image = ax.imshow(matrix, vmin=0, vmax=1, cmap="viridis", aspect="auto")
-        ax.set_xticks(range(len(codes)), codes, rotation=90, fontsize=7)
+        ax.set_xticks(range(len(codes)), labels, rotation=90, fontsize=7)
         ax.set_yticks(range(len(configs)), self._names(), fontsize=7)
         for (row, column), value in np.ndenumerate(matrix):
             if not np.isnan(value):

@@ -55,7 +55,7 @@ def build_report(log_dir: str | Path, out_dir: str | Path, progress: bool = True
     runs, skipped = find_runs(log_dir)
     for path, reason in skipped:
         if reason.startswith("not a readable"):
-            warn(f"{path.removeprefix('file://')}: {reason}; left out of the report")
+            warn(f"{path}: {reason}; left out of the report")
     if not runs:
         reasons = "; ".join(f"{Path(p).name}: {r}" for p, r in skipped[:3])
         more = f" (and {len(skipped) - 3} more)" if len(skipped) > 3 else ""
