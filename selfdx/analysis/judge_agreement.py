@@ -17,17 +17,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from inspect_ai.log import read_eval_log
-from sklearn.metrics import (
-    accuracy_score,
-    balanced_accuracy_score,
-    cohen_kappa_score,
-    confusion_matrix,
-    f1_score,
-)
 from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa
 
 from selfdx.analysis.logs import read_samples
 from selfdx.errors import ArgumentError, SelfdxError, warn
+from selfdx.scorers.agreement_stats import label_agreement
 
 FIELDS: dict[str, tuple[str, tuple[str, ...]]] = {
     "primary_answer": ("PRIMARY_ANSWER", ("committed", "differential", "none")),
@@ -165,19 +159,7 @@ def agreement(human_csv: str, judge: pd.DataFrame) -> dict[str, Any]:
         consensus = merged[consensus_column].map(normalise_label)
         predicted = merged[field].map(normalise_label)
         pair = pd.DataFrame({"gold": consensus, "judge": predicted}).dropna()
-        labels = [c for c in categories if c in set(pair.gold) | set(pair.judge)]
-        stats: dict[str, Any] = {"n": len(pair)}
-        if len(pair):
-            stats.update(
-                accuracy=accuracy_score(pair.gold, pair.judge),
-                balanced_accuracy=balanced_accuracy_score(pair.gold, pair.judge),
-                macro_f1=f1_score(
-                    pair.gold, pair.judge, average="macro", labels=labels, zero_division=0
-                ),
-                cohen_kappa=cohen_kappa_score(pair.gold, pair.judge),
-                confusion_labels=labels,
-                confusion=confusion_matrix(pair.gold, pair.judge, labels=labels).tolist(),
-            )
+        stats: dict[str, Any] = label_agreement(list(pair.gold), list(pair.judge), categories)
         raters = pd.DataFrame({a: merged[a].map(normalise_label) for a in annotators})
         humans = raters.dropna().to_numpy()
         with_judge = raters.assign(judge=predicted).dropna().to_numpy()
