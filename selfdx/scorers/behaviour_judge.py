@@ -159,11 +159,16 @@ def first_code(codes: list[str]) -> str | None:
 
 
 async def judge_reply(
-    reply: str, attempts: int = 3, max_tokens: int = 128, use_cache: bool = True
+    reply: str,
+    attempts: int = 3,
+    max_tokens: int = 128,
+    use_cache: bool = True,
+    role: str = "grader",
 ) -> GraderResult[JudgeFeatures]:
-    """Ask the `grader` model to describe `reply` (features in `.parsed`), with retries."""
+    """Ask the `role` model (`grader` by default) to describe `reply` (features in
+    `.parsed`), with retries."""
     return await ask_grader(
-        judge_prompt(reply), parse_judge_output, attempts, max_tokens, use_cache
+        judge_prompt(reply), parse_judge_output, attempts, max_tokens, use_cache, role
     )
 
 

@@ -55,13 +55,15 @@ async def ask_grader(
     attempts: int = 3,
     max_tokens: int = 128,
     use_cache: bool = True,
+    role: str = "grader",
 ) -> GraderResult[Parsed]:
-    """Send `prompt` to the `grader` role at temperature 0 and parse the answer.
+    """Send `prompt` to the `role` model (`grader` by default) at temperature 0 and parse
+    the answer.
 
     `parse` raises `ValueError` (or a subclass) on a malformed answer; the call is repeated up
     to `attempts` times in all.
     """
-    grader = get_model(role="grader", required=True)
+    grader = get_model(role=role, required=True)
     config = GenerateConfig(temperature=0.0, max_tokens=max_tokens, seed=GRADER_SEED)
     result: GraderResult[Parsed] = GraderResult(model=str(grader))
     error = ""
