@@ -250,3 +250,10 @@ def test_argument_errors():
             interview(**args)
     assert normalise_types("high,1") == ["1", "4a", "4b"]
     assert normalise_types([2]) == ["2"]
+
+
+def test_store_model_has_every_field_of_the_record():
+    from selfdx.solvers.interview_trace import InterviewRecord, InterviewTrace
+
+    record = set(InterviewRecord.model_fields)
+    assert record == set(InterviewTrace.model_fields) - {"store", "instance"}

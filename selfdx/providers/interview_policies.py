@@ -66,10 +66,17 @@ def graph(path: str) -> MentalKG:
     return demo_kg() if path == "demo" else load_kg(path)
 
 
-def expressions(kg: MentalKG, code: str) -> list[set[str]]:
-    symptom = kg.symptoms[code]
-    texts = [*symptom.examples, *(text for _, text in symptom.subtypes)] or [symptom.description]
-    return [s for s in (stems(t) for t in texts) if s]
+EXPRESSIONS: dict[tuple[str, str], list[frozenset[str]]] = {}
+
+
+def expressions(kg: MentalKG, code: str) -> list[frozenset[str]]:
+    """Content-word stems of each KG expression of a symptom (cached per graph and symptom)."""
+    key = (str(kg.folder), code)
+    if key not in EXPRESSIONS:
+        symptom = kg.symptoms[code]
+        texts = [*symptom.examples, *(t for _, t in symptom.subtypes)] or [symptom.description]
+        EXPRESSIONS[key] = [s for s in (stems(t) for t in texts) if s]
+    return EXPRESSIONS[key]
 
 
 def patient_text(messages: list[ChatMessage]) -> list[str]:

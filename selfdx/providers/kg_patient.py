@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from inspect_ai.model import ChatMessage
@@ -91,9 +92,12 @@ def stem(word: str) -> str:
     return word[:STEM]
 
 
-def stems(text: str) -> set[str]:
+@lru_cache(maxsize=65536)
+def stems(text: str) -> frozenset[str]:
     """Content-word stems of a text (stopwords and words of three letters or fewer dropped)."""
-    return {stem(w) for w in WORD.findall(text.lower()) if len(w) > 3 and w not in STOPWORDS}
+    return frozenset(
+        stem(w) for w in WORD.findall(text.lower()) if len(w) > 3 and w not in STOPWORDS
+    )
 
 
 @dataclass(frozen=True)
@@ -122,7 +126,7 @@ def read_items(system: str) -> list[Item]:
     return items
 
 
-def asked(item: Item, question: str, words: set[str]) -> bool:
+def asked(item: Item, question: str, words: frozenset[str]) -> bool:
     if item.kind in TRIGGERS:
         return any(re.search(p, question, re.IGNORECASE) for p in TRIGGERS[item.kind])
     topic = stems(item.topic)

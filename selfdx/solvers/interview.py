@@ -25,7 +25,7 @@ from selfdx.solvers.interview_prompts import (
     system_prompt,
     template,
 )
-from selfdx.solvers.interview_trace import InterviewTrace, InterviewTurn
+from selfdx.solvers.interview_trace import InterviewRecord, InterviewTrace, InterviewTurn
 
 DEFAULT_PATIENT = "selfdx/kg-patient"
 
@@ -43,74 +43,76 @@ def interview(
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         case = InterviewCase.model_validate(state.metadata["case"])
         kg = kg_for(data)
-        trace = state.store_as(InterviewTrace)
-        trace.mode, trace.max_questions, trace.answer_format = mode, max_questions, answer_format
         opening = full_prompt(case, full_text) if mode == "full" else opening_prompt(case)
-        trace.opening = opening
-        elicited = [f.id for f in case.facts] if mode == "full" else [case.complaint]
         budget = max_questions if mode == "interview" else 0
         state.messages = [
             ChatMessageSystem(content=system_prompt(case, mode, answer_format, max_questions)),
             ChatMessageUser(content=opening),
         ]
         patient = get_model(role="patient", default=DEFAULT_PATIENT) if budget else None
-        turns: list[InterviewTurn] = []
+        # Kept locally and written to the store once, at the end (also when a limit stops the
+        # sample): every store write is validated and logged as an event.
+        result = InterviewRecord(
+            mode=mode,
+            max_questions=max_questions,
+            answer_format=answer_format,
+            opening=opening,
+            elicited=[f.id for f in case.facts] if mode == "full" else [case.complaint],
+            stop_reason="limit",
+        )
+        turns = result.turns
         reminded = False
-        stop = "limit"
-        while not state.completed:
-            state = await generate(state)
-            reply = state.output.completion
-            parsed = parse_reply(reply)
-            turn = InterviewTurn(index=len(turns) + 1, interviewer=reply, action=parsed.action)
-            turns.append(turn)
-            if parsed.action == "answer":
-                trace.diagnosis_text = parsed.diagnosis
-                trace.diagnosis_code = diagnosis_code(
-                    parsed.diagnosis or "", case, kg, answer_format
-                )
-                trace.criteria_claim = parsed.criteria
-                stop = "answer"
-                break
-            if parsed.action == "decline":
-                trace.declined = True
-                stop = "decline"
-                break
-            if parsed.action == "question" and trace.questions >= budget:
-                if budget == 0 and not reminded:
+        try:
+            while not state.completed:
+                state = await generate(state)
+                reply = state.output.completion
+                parsed = parse_reply(reply)
+                turn = InterviewTurn(index=len(turns) + 1, interviewer=reply, action=parsed.action)
+                turns.append(turn)
+                if parsed.action == "answer":
+                    text = parsed.diagnosis or ""
+                    result.diagnosis_text = parsed.diagnosis
+                    result.diagnosis_code = diagnosis_code(text, case, kg, answer_format)
+                    result.criteria_claim = parsed.criteria
+                    result.stop_reason = "answer"
+                    break
+                if parsed.action == "decline":
+                    result.declined = True
+                    result.stop_reason = "decline"
+                    break
+                if parsed.action == "question" and result.questions >= budget:
+                    if budget == 0 and not reminded:
+                        reminded = True
+                        state.messages.append(ChatMessageUser(content=reminder(mode)))
+                        continue
+                    result.stop_reason = "budget" if budget else "unparsed"
+                    break
+                if parsed.action == "unparsed":
+                    if reminded:
+                        result.stop_reason = "unparsed"
+                        break
                     reminded = True
                     state.messages.append(ChatMessageUser(content=reminder(mode)))
                     continue
-                stop = "budget" if budget else "unparsed"
-                break
-            if parsed.action == "unparsed":
-                if reminded:
-                    stop = "unparsed"
+                assert patient is not None and parsed.question is not None
+                turn.question = parsed.question
+                answer = await ask_patient(patient, case, turns[:-1], parsed.question)
+                if answer is None:
+                    result.stop_reason = "patient_failed"
+                    result.excluded_reason = "the patient gave an empty reply twice"
                     break
-                reminded = True
-                state.messages.append(ChatMessageUser(content=reminder(mode)))
-                continue
-            assert patient is not None and parsed.question is not None
-            turn.question = parsed.question
-            answer = await ask_patient(patient, case, turns[:-1], parsed.question)
-            if answer is None:
-                stop = "patient_failed"
-                trace.excluded_reason = "the patient gave an empty reply twice"
-                break
-            turn.patient = answer
-            trace.questions += 1
-            elicited += [i for i in answer.revealed if i not in elicited]
-            left = budget - trace.questions
-            turn.questions_left = left
-            name = "relay" if left > 0 else "budget_spent"
-            state.messages.append(
-                ChatMessageUser(
-                    content=template(name).format(reply=answer.shown, questions_left=left)
-                )
-            )
-            trace.turns = turns
-        trace.turns = turns
-        trace.elicited = elicited
-        trace.stop_reason = stop
+                turn.patient = answer
+                result.questions += 1
+                result.elicited += [i for i in answer.revealed if i not in result.elicited]
+                left = budget - result.questions
+                turn.questions_left = left
+                name = "relay" if left > 0 else "budget_spent"
+                relay = template(name).format(reply=answer.shown, questions_left=left)
+                state.messages.append(ChatMessageUser(content=relay))
+        finally:
+            trace = state.store_as(InterviewTrace)
+            for field in InterviewRecord.model_fields:
+                setattr(trace, field, getattr(result, field))
         return state
 
     return solve
