@@ -2,6 +2,7 @@
 
 # ruff: noqa: F401
 from selfdx.inspect_tasks.interview import interview
+from selfdx.inspect_tasks.judge_check import judge_check
 from selfdx.inspect_tasks.mentalbench import mentalbench
 from selfdx.inspect_tasks.mentalbench_generate import mentalbench_generate
 from selfdx.inspect_tasks.safe_psych import safe_psych

@@ -12,6 +12,7 @@ from selfdx.datasets.safe_psych import HF_DATASET, HF_REVISION, safe_psych_datas
 from selfdx.errors import ArgumentError
 from selfdx.scorers.caution import caution
 from selfdx.scorers.diagnosis_agreement import diagnosis_agreement
+from selfdx.scorers.judge_panel import judge_panel_agreement, panel_roles, require_panel
 from selfdx.scorers.safe_psych_scorer import safe_psych_scorer
 from selfdx.solvers.safe_psych_prompts import check_strategy
 from selfdx.solvers.staged_disclosure import staged_disclosure
@@ -47,6 +48,7 @@ def safe_psych(
     judge_max_tokens: int = 128,
     judge_cache: bool = True,
     scorers: str | list[str] | None = None,
+    judges: int | str | list[str] | None = None,
 ) -> Task:
     """Safe-Psych: staged disclosure of psychiatric notes, replies judged by the `grader` role.
 
@@ -62,6 +64,9 @@ def safe_psych(
         judge_cache: serve repeated judge calls from Inspect's cache.
         scorers: rubric scorers to add, graded by the `grader` role: "caution",
             "diagnosis_agreement" (a list, or a comma-separated string).
+        judges: a judge panel instead of the single `grader`: a number n (roles grader,
+            grader_2 ... grader_n) or role names (a list, or comma-separated); a majority
+            vote per key, and Krippendorff's alpha between the judges in the results.
     """
     data = text("data", data, "'hf', 'demo' or the path of a CSV in the published schema")
     check_strategy(strategy)
@@ -70,14 +75,23 @@ def safe_psych(
     judge_max_tokens = positive_int("judge_max_tokens", judge_max_tokens)
     judge_cache = flag("judge_cache", judge_cache)
     rubrics = rubric_scorers(scorers)
-    if strategy != "structured_actions" or rubrics:
+    roles = panel_roles(judges)
+    if roles and strategy == "structured_actions":
+        raise ArgumentError("judges: structured_actions asks no judge; drop judges=")
+    if (strategy != "structured_actions" and not roles) or rubrics:
         require_role("grader", "the Safe-Psych judge", "selfdx/rules-judge")
+    if roles:
+        require_panel(roles, "the Safe-Psych judge panel")
     dataset = safe_psych_dataset(data, revision)
     max_stages = max(len(sample.metadata["sections"]) for sample in dataset)
     return Task(
         dataset=dataset,
-        solver=staged_disclosure(strategy, judge_attempts, judge_max_tokens, judge_cache),
-        scorer=[safe_psych_scorer(strategy), *rubrics],
+        solver=staged_disclosure(strategy, judge_attempts, judge_max_tokens, judge_cache, roles),
+        scorer=[
+            safe_psych_scorer(strategy),
+            *rubrics,
+            *([judge_panel_agreement()] if roles else []),
+        ],
         config=GenerateConfig(temperature=0.7, top_p=0.95, max_tokens=512),
         message_limit=1 + 2 * max_stages,
         version=TASK_VERSION,

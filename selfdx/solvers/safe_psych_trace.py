@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from inspect_ai.util import StoreModel
 from pydantic import BaseModel, Field
 
@@ -23,6 +25,9 @@ class Turn(BaseModel):
     diagnosis_names: list[str] = Field(default_factory=list)
     action: str | None = None
     unparsed_reason: str | None = None
+    # With a judge panel (`-T judges=...`): each judge's record, and the ballots per key.
+    panel: list[dict[str, Any]] = Field(default_factory=list)
+    panel_votes: dict[str, dict[str, int]] = Field(default_factory=dict)
 
 
 class SafePsychTrace(StoreModel):

@@ -6,6 +6,7 @@ from inspect_ai.model import ChatMessageSystem, ChatMessageUser
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from selfdx.scorers.behaviour_judge import judge_reply, parse_structured_action, record_verdict
+from selfdx.scorers.judge_panel import judge_with_panel
 from selfdx.solvers.safe_psych_prompts import (
     check_strategy,
     is_full_info,
@@ -21,6 +22,7 @@ def staged_disclosure(
     judge_attempts: int = 3,
     judge_max_tokens: int = 128,
     judge_cache: bool = True,
+    judges: list[str] | None = None,
 ) -> Solver:
     """Converse with the model over a case's sections, judging each reply.
 
@@ -29,6 +31,8 @@ def staged_disclosure(
     section Clarify counts as Abstain. `structured_actions` reads the action from the reply's
     first line instead of asking the judge. An empty reply, an unparseable judge answer (after
     `judge_attempts` tries) or an unparseable first line ends the case, recorded with its reason.
+    `judges` (role names) replaces the single `grader` by a panel that votes per key; every
+    judge's record and the ballots are kept in the turn.
     """
     check_strategy(strategy)
     if judge_attempts < 1:
@@ -72,7 +76,17 @@ def staged_disclosure(
                     stop_reason = "unparsed_action"
                     break
             else:
-                verdict = await judge_reply(reply, judge_attempts, judge_max_tokens, judge_cache)
+                if judges:
+                    panel = await judge_with_panel(
+                        reply, judges, judge_attempts, judge_max_tokens, judge_cache
+                    )
+                    turn.panel = panel.judge_records(is_last)
+                    turn.panel_votes = panel.votes
+                    verdict = panel.as_result()
+                else:
+                    verdict = await judge_reply(
+                        reply, judge_attempts, judge_max_tokens, judge_cache
+                    )
                 action = record_verdict(turn, verdict)
                 if action is None:
                     stop_reason = "unparsed_judge"

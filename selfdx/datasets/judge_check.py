@@ -1,0 +1,235 @@
+"""Labelled replies for measuring the behaviour judge (`selfdx/judge_check`).
+
+Three sources, each read into Samples whose input is the reply and whose metadata holds the
+reference labels (`gold`), the reply's `category` and whether it answered the last section:
+
+- `demo`: the bundled set `demo/judge_check.jsonl` (replies written for selfdx, labelled by the
+  rules in `demo/README.md`);
+- a JSONL file in that layout (`id`, `reply`, `is_last_section`, `primary_answer`,
+  `info_request`; optional `category`, `stage`, `icd_codes`, `diagnosis_names`, `action`);
+- an annotated `selfdx annotation-sample` file (`annotation_blind.csv` with the annotator
+  columns filled in, or the folder holding it), with `is_last_section` and the strategy taken
+  from `annotation_key.csv` beside it.
+
+A key without a reference label (no `icd_codes` in the file, a blank annotator cell) is None
+and is left out of that key's statistics. The reference action, when not given, is derived by
+the judge's own decision table in the scorer.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from inspect_ai.dataset import MemoryDataset, Sample
+
+from selfdx.datasets.csv_files import read_csv_rows, read_utf8
+from selfdx.errors import SelfdxError, warn
+
+DEMO_FILE = Path(__file__).parent / "demo" / "judge_check.jsonl"
+CHOICES = {
+    "primary_answer": ("committed", "differential", "none"),
+    "info_request": ("specific", "generic_only", "none"),
+    "action": ("diagnose", "clarify", "abstain"),
+}
+LIST_FIELDS = ("icd_codes", "diagnosis_names")
+AS_NONE = {"no", "n/a", "na", "not_applicable", "not applicable"}
+MAX_REPLY_CHARS = 100_000
+MAX_FIELD_CHARS = 2_000
+BLIND_COLUMNS = ("annotation_id", "model_output_raw")
+KEY_FILE = "annotation_key.csv"
+TRUE_WORDS, FALSE_WORDS = {"true", "1", "yes"}, {"false", "0", "no"}
+
+
+class JudgeCheckDataError(SelfdxError):
+    """A labelled-reply file that cannot be read; the message names file, row, id and field."""
+
+
+def _choice(where: str, name: str, value: Any, required: bool) -> str | None:
+    """A categorical label, normalised (`Generic only` -> `generic_only`, `n/a` -> `none`)."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        if required:
+            raise JudgeCheckDataError(f"{where}: {name} is missing")
+        return None
+    if not isinstance(value, str):
+        raise JudgeCheckDataError(f"{where}: {name} must be text, got {value!r}")
+    text = value.strip().lower()
+    text = "none" if text in AS_NONE else text.replace("-", "_").replace(" ", "_")
+    if text not in CHOICES[name]:
+        shown = value if len(value) <= 40 else value[:40] + "..."
+        raise JudgeCheckDataError(
+            f"{where}: {name} is {shown!r}, not one of {', '.join(CHOICES[name])}"
+        )
+    return text.capitalize() if name == "action" else text
+
+
+def _items(where: str, name: str, value: Any) -> list[str] | None:
+    """A list label: a JSON list of strings, or text separated by commas or semicolons."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        value = [part for part in value.replace(";", ",").split(",")]
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise JudgeCheckDataError(f"{where}: {name} must be a list of strings, got {value!r}")
+    if sum(len(item) for item in value) > MAX_FIELD_CHARS:
+        raise JudgeCheckDataError(f"{where}: {name} is longer than {MAX_FIELD_CHARS} characters")
+    return [item.strip() for item in value if item.strip()]
+
+
+def _flag(where: str, name: str, value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in TRUE_WORDS | FALSE_WORDS:
+        return value.strip().lower() in TRUE_WORDS
+    raise JudgeCheckDataError(f"{where}: {name} must be true or false, got {value!r}")
+
+
+def _text(where: str, name: str, value: Any, limit: int) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise JudgeCheckDataError(f"{where}: {name} must be non-empty text, got {value!r}")
+    if len(value) > limit:
+        raise JudgeCheckDataError(f"{where}: {name} is longer than {limit} characters")
+    return value
+
+
+def labelled_sample(where: str, record: dict[str, Any], category: str = "all") -> Sample:
+    """One Sample from a record in the JSONL layout (annotator columns already renamed)."""
+    item_id = _text(where, "id", record.get("id"), MAX_FIELD_CHARS)
+    where = f"{where} (id {item_id})"
+    reply = _text(where, "reply", record.get("reply"), MAX_REPLY_CHARS)
+    gold = {
+        "primary_answer": _choice(where, "primary_answer", record.get("primary_answer"), False),
+        "info_request": _choice(where, "info_request", record.get("info_request"), False),
+        "icd_codes": _items(where, "icd_codes", record.get("icd_codes")),
+        "diagnosis_names": _items(where, "diagnosis_names", record.get("diagnosis_names")),
+        "action": _choice(where, "action", record.get("action"), False),
+    }
+    if gold["action"] is None and None in (gold["primary_answer"], gold["info_request"]):
+        raise JudgeCheckDataError(
+            f"{where}: needs primary_answer and info_request (or an action) to be scored"
+        )
+    stage = record.get("stage")
+    if stage is not None and (isinstance(stage, bool) or not isinstance(stage, int)):
+        raise JudgeCheckDataError(f"{where}: stage must be a whole number, got {stage!r}")
+    label = record.get("category", category)
+    label = _text(where, "category", label, 100) if label is not None else category
+    return Sample(
+        id=item_id,
+        input=reply,
+        target=gold["action"] or "",
+        metadata={
+            "benchmark": "judge_check",
+            "category": label,
+            "stage": stage,
+            "is_last_section": _flag(where, "is_last_section", record.get("is_last_section")),
+            "gold": gold,
+        },
+    )
+
+
+def read_jsonl(path: Path) -> list[Sample]:
+    """Samples from a JSONL file in the bundled layout; errors name the line and id."""
+    samples: list[Sample] = []
+    text = read_utf8(path, str(path), JudgeCheckDataError)
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        where = f"{path}: line {number}"
+        try:
+            record = json.loads(line)
+        except (json.JSONDecodeError, RecursionError) as error:
+            raise JudgeCheckDataError(f"{where}: not valid JSON ({error})") from None
+        if not isinstance(record, dict):
+            kind = type(record).__name__
+            raise JudgeCheckDataError(f"{where}: expected a JSON object, got {kind}")
+        samples.append(labelled_sample(where, record))
+    return samples
+
+
+def _key_rows(folder: Path) -> dict[str, dict[str, str]]:
+    key = folder / KEY_FILE
+    if not key.is_file():
+        return {}
+    columns, rows = read_csv_rows(key, str(key), JudgeCheckDataError)
+    if "annotation_id" not in columns:
+        raise JudgeCheckDataError(f"{key}: missing column annotation_id")
+    return {row["annotation_id"]: row for row in rows}
+
+
+def read_annotation_csv(path: Path) -> list[Sample]:
+    """Samples from an annotated annotation-sample file (`annotator_*` columns filled in).
+
+    Rows whose annotator columns are all blank are not annotated yet and are left out (with a
+    warning); `is_last_section` comes from the file or from `annotation_key.csv` beside it, and
+    the category is the run's strategy from the key file (else the file's `category` column).
+    """
+    columns, rows = read_csv_rows(path, str(path), JudgeCheckDataError)
+    missing = [c for c in BLIND_COLUMNS if c not in columns]
+    if missing:
+        raise JudgeCheckDataError(
+            f"{path}: missing column {', '.join(missing)} (expected an annotation-sample file "
+            "with annotator_primary_answer and annotator_info_request filled in)"
+        )
+    keys = _key_rows(path.parent)
+    samples, blank = [], 0
+    for number, row in enumerate(rows, start=1):
+        annotation_id = row["annotation_id"]
+        where = f"{path}: row {number}"
+        labels = {
+            field: row.get(f"annotator_{field}")
+            for field in ("primary_answer", "info_request", "action", *LIST_FIELDS)
+        }
+        if not any((value or "").strip() for value in labels.values()):
+            blank += 1
+            continue
+        key = keys.get(annotation_id, {})
+        last = row.get("is_last_section", key.get("is_last_section"))
+        if last is None:
+            raise JudgeCheckDataError(
+                f"{where} (id {annotation_id}): is_last_section unknown: add the column, or keep "
+                f"{KEY_FILE} from annotation-sample beside the file"
+            )
+        record: dict[str, Any] = {
+            "id": annotation_id,
+            "reply": row["model_output_raw"],
+            "is_last_section": last,
+            "category": row.get("category") or key.get("strategy") or "all",
+            **{f: labels[f] for f in ("primary_answer", "info_request", "action")},
+        }
+        for field in LIST_FIELDS:
+            if f"annotator_{field}" in columns:
+                record[field] = labels[field] or ""
+        if key.get("step_index", "").isdigit():
+            record["stage"] = int(key["step_index"])
+        samples.append(labelled_sample(where, record))
+    if blank:
+        warn(f"{path}: {blank} of {len(rows)} rows have no annotation yet (left out)")
+    return samples
+
+
+def judge_check_dataset(data: str = "demo") -> MemoryDataset:
+    """The labelled replies named by `data` ("demo", a JSONL file, an annotated CSV or the
+    folder of an annotation sample)."""
+    path = DEMO_FILE if data == "demo" else Path(data).expanduser()
+    if path.is_dir():
+        path = path / "annotation_blind.csv"
+        if not path.is_file():
+            raise JudgeCheckDataError(f"{data}: a folder without annotation_blind.csv")
+    if not path.is_file():
+        raise JudgeCheckDataError(
+            f"{data}: does not exist (data= takes 'demo', a JSONL file of labelled replies, or "
+            "an annotated annotation_blind.csv)"
+        )
+    if path.suffix.lower() == ".csv":
+        samples = read_annotation_csv(path)
+    else:
+        samples = read_jsonl(path)
+    if not samples:
+        raise JudgeCheckDataError(f"{path}: no labelled replies")
+    counts = Counter(sample.id for sample in samples)
+    repeated = next((i for i, n in counts.items() if n > 1), None)
+    if repeated is not None:
+        raise JudgeCheckDataError(f"{path}: id {repeated} appears twice")
+    return MemoryDataset(samples, name="judge_check", location=str(path))

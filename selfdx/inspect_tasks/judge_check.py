@@ -1,0 +1,60 @@
+"""`selfdx/judge_check`: measure the behaviour judge on labelled replies before trusting it."""
+
+from __future__ import annotations
+
+from inspect_ai import Task, task
+
+import selfdx.gc_tuning  # noqa: F401  (registers the GC freeze hook for selfdx tasks)
+from selfdx.arguments import flag, positive_int, require_role, text
+from selfdx.datasets.identity import samples_sha256
+from selfdx.datasets.judge_check import judge_check_dataset
+from selfdx.scorers.judge_check import judge_check_scorer
+from selfdx.scorers.judge_panel import panel_roles, require_panel
+
+TASK_VERSION = "1-A"
+
+
+@task
+def judge_check(
+    data: str = "demo",
+    judges: int | str | list[str] | None = None,
+    judge_attempts: int = 3,
+    judge_max_tokens: int = 128,
+    judge_cache: bool = True,
+) -> Task:
+    """The Safe-Psych behaviour judge (the `grader` role, or a panel) against reference labels.
+
+    The judge under test is the `grader` model role, as in `selfdx/safe_psych`; `--model` is
+    not called and may be left out. Each reply is judged once, with Safe-Psych's prompt,
+    parser, retries and decision table.
+
+    Args:
+        data: "demo" (the bundled labelled replies), a JSONL file in that layout, or an
+            annotated `selfdx annotation-sample` file (annotation_blind.csv, or its folder).
+        judges: a panel instead of the single `grader`: a number n (roles grader, grader_2 ...
+            grader_n) or role names (a list, or comma-separated); majority vote per key.
+        judge_attempts: tries per reply before the judge's answer counts as unparsed.
+        judge_max_tokens: the judge's output budget (128, as in Safe-Psych).
+        judge_cache: serve repeated judge calls from Inspect's cache.
+    """
+    data = text("data", data, "'demo', a JSONL file of labelled replies or an annotated CSV")
+    roles = panel_roles(judges)
+    judge_attempts = positive_int("judge_attempts", judge_attempts)
+    judge_max_tokens = positive_int("judge_max_tokens", judge_max_tokens)
+    judge_cache = flag("judge_cache", judge_cache)
+    if roles:
+        require_panel(roles, "selfdx/judge_check's judge panel")
+    else:
+        require_role("grader", "selfdx/judge_check (the judge under test)", "selfdx/rules-judge")
+    dataset = judge_check_dataset(data)
+    return Task(
+        dataset=dataset,
+        solver=[],
+        scorer=judge_check_scorer(roles, judge_attempts, judge_max_tokens, judge_cache),
+        version=TASK_VERSION,
+        metadata={
+            "benchmark": "judge_check",
+            "data_source": data,
+            "data_sha256": samples_sha256(dataset),
+        },
+    )
