@@ -14,6 +14,7 @@ from inspect_ai import eval, score
 from inspect_ai.log import read_eval_log
 
 from selfdx.analysis.judge_agreement import agreement, annotation_sample, read_judge_labels
+from selfdx.analysis.logs import find_runs
 from selfdx.cli import main
 from selfdx.errors import ArgumentError, SelfdxError
 from selfdx.scorers.mentalbench_scorer import mentalbench_scorer
@@ -165,6 +166,8 @@ def test_structured_actions_need_no_grader_and_record_no_judge(tmp_path):
             assert turns and all(t.judge_model is None and not t.judge_outputs for t in turns)
             calls = [e for e in sample.events if e.event == "model"]
             assert {call.model for call in calls} == {"selfdx/keyword"}
+    runs, _ = find_runs(tmp_path)
+    assert len(runs) == 2 and all(run.judge is None for run in runs)  # the report's judge column
 
 
 def test_scoring_a_log_with_the_other_benchmarks_scorer_says_so(safe_psych_log, mentalbench_log):

@@ -93,13 +93,24 @@ def variant_of(benchmark: str, task_args: dict[str, Any]) -> str:
     return label
 
 
+def asks_grader(benchmark: str, task_args: dict[str, Any]) -> bool:
+    """Whether a run of this configuration calls the `grader` role at all: a grader bound for a
+    whole sweep is not the judge of a run that never asks it."""
+    if benchmark == "safe_psych":
+        structured = task_args.get("strategy") == "structured_actions"
+        return not structured or bool(task_args.get("scorers"))
+    if benchmark == "mentalbench":
+        return task_args.get("answer_format") == "free_text"
+    return True
+
+
 def run_from_header(path: str, log: EvalLog) -> Run | None:
     """Describe a log, or None if it is not a selfdx benchmark run."""
     benchmark = benchmark_of(log.eval.task)
     if benchmark is None:
         return None
     roles = log.eval.model_roles or {}
-    grader = roles.get("grader")
+    grader = roles.get("grader") if asks_grader(benchmark, log.eval.task_args) else None
     seed = log.eval.model_generate_config.seed if log.eval.model_generate_config else None
     scorers = [score.name for score in (log.results.scores if log.results else [])]
     identity = data_identity(log)
