@@ -257,3 +257,16 @@ def test_store_model_has_every_field_of_the_record():
 
     record = set(InterviewRecord.model_fields)
     assert record == set(InterviewTrace.model_fields) - {"store", "instance"}
+
+
+def test_kg_patient_understands_plain_questions():
+    _, cases = load_cases("demo", ("1", "2"))
+    case = next(c for c in cases if c.gold == "D013" and c.variant == "1")
+    system = patient_prompt(case)
+    present = {f.id for f in case.facts}
+    reply = patient_answer(system, "How has your sleep been lately?")
+    assert ("S103" in present) == reply.endswith("REVEALED: S103")
+    assert ("S103" in present) != reply.startswith("No, I haven't had sleep change")
+    # "feel" alone names no symptom: a question about feeling sad is about sadness only.
+    reply = patient_answer(system, "Do you feel sad?")
+    assert "restless" not in reply.lower()

@@ -4,8 +4,9 @@ It reads its facts from the patient prompt (`- [ID] about: TOPIC | you say: STAT
 symptoms it does not have as `- [ID] about: TOPIC`) and answers the doctor's last question:
 
 - a symptom (present or absent) is asked about when the question holds at least half of the
-  content words of its topic (name and KG description), or every word of its name; present
-  ones are confirmed in the patient's words, absent ones denied;
+  content words of its topic (name and KG description), or most of the telling words of its
+  name (not "difficulty", "change", "feeling"...: "how is your sleep?" asks about Sleep
+  Disturbance); present ones are confirmed in the patient's words, absent ones denied;
 - duration, impairment and stressor facts answer questions that use the usual words for them
   ("how long", "work", "happened before"...); requirements, the differential's condition and
   its rule answer questions that share half of their words;
@@ -100,6 +101,15 @@ def stems(text: str) -> frozenset[str]:
     )
 
 
+# Words of KG symptom names too general to say on their own what a question is about.
+GENERIC = frozenset(
+    stem(w)
+    for w in "difficulty behavior behaviour activity activities negative related response "
+    "symptoms disturbance increased decreased excessive change changes loss feeling feel "
+    "persistent self with eating".split()
+)
+
+
 @dataclass(frozen=True)
 class Item:
     id: str
@@ -133,8 +143,8 @@ def asked(item: Item, question: str, words: frozenset[str]) -> bool:
     if not topic:
         return False
     if item.kind == "symptom":
-        name = stems(item.topic.split(":")[0])
-        if name and name <= words:
+        name = stems(item.topic.split(":")[0]) - GENERIC
+        if name and 2 * len(name & words) > len(name):
             return True
     return len(topic & words) / len(topic) >= 0.5
 
