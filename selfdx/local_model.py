@@ -357,6 +357,8 @@ def serve(
     llama-cpp-python server with the bundled model. Raises LocalModelUnavailable when the extra is
     missing and LocalServerFailed when the server dies or is not ready within `timeout` seconds.
     The server is stopped on leaving the block, and dies with this process if it ends first.
+    Inspect memoizes a model by name, arguments and config, not by the environment: a process that
+    serves more than once should pass `model_base_url=server.base_url` to `eval`.
     """
     if command is None:
         require_local()

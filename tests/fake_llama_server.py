@@ -7,6 +7,7 @@ by `--mode`, fails the way a broken build or a wedged server does:
     ok       answer every request
     sigill   answer the first N chat completions (--after N), then kill itself with SIGILL on the
              next one, as a binary built for instructions the CPU lacks does on its first request
+    hang     answer the first N chat completions (--after N), then never answer another
     exit     exit with code 3 at once, before listening
     silent   listen, but never accept a connection (clients wait until their own timeout)
 
@@ -79,6 +80,9 @@ def handler(mode: str, after: int, model: str) -> type[BaseHTTPRequestHandler]:
             if mode == "sigill" and chats > after:
                 resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # no core file
                 os.kill(os.getpid(), signal.SIGILL)
+            if mode == "hang" and chats > after:
+                while True:
+                    time.sleep(60)
             self.send_json(completion(model))
 
     return Handler
@@ -88,8 +92,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--mode", choices=["ok", "sigill", "exit", "silent"], default="ok")
-    parser.add_argument("--after", type=int, default=0, help="sigill: chat completions answered")
+    parser.add_argument("--mode", choices=["ok", "sigill", "hang", "exit", "silent"], default="ok")
+    parser.add_argument(
+        "--after", type=int, default=0, help="sigill, hang: chat completions answered"
+    )
     parser.add_argument("--model", default="smollm2")
     args = parser.parse_args()
     if args.mode == "exit":

@@ -1,8 +1,8 @@
 """The local model path: how it fails (default suite), and both tasks on the real model (slow).
 
 Failure paths run against `tests/fake_llama_server.py`, a stand-in server that answers in the
-OpenAI format and then dies with SIGILL, exits at once or never answers, so they need no extra
-and take seconds. Every wait is bounded; the asserted bounds are generous (a loaded 2-core
+OpenAI format and then dies with SIGILL, hangs, exits at once or never answers, so they need no
+extra and take seconds. Every wait is bounded; the asserted bounds are generous (a loaded 2-core
 machine), far below "forever".
 
 The end-to-end tests run SmolLM2-135M-Instruct served on the CPU by llama-cpp-python, reached
@@ -164,6 +164,15 @@ def test_a_server_that_never_answers_is_given_up_after_the_ready_timeout() -> No
 
 
 @pytest.mark.timeout(60)
+def test_a_server_whose_model_never_answers_is_given_up_after_the_ready_timeout() -> None:
+    started = time.monotonic()
+    with pytest.raises(LocalServerFailed, match="gave no one-token chat completion within 3 s"):
+        with serve(command=fake("hang"), timeout=3):  # /models answers, the probe hangs
+            pytest.fail("serve() yielded a server whose model never answered")
+    assert 3 <= time.monotonic() - started < 30
+
+
+@pytest.mark.timeout(60)
 def test_a_server_that_dies_later_is_noticed_and_named() -> None:
     with serve(command=fake("sigill", after=1), timeout=30) as server:  # the probe is answered
         with pytest.raises(OSError):  # the connection drops: http.client.RemoteDisconnected
@@ -216,12 +225,14 @@ def test_the_server_dies_with_the_process_that_started_it() -> None:
 @pytest.mark.timeout(240)
 def test_inspect_gives_up_on_a_dead_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     with serve(command=fake("ok"), timeout=30) as server:
-        env = server.env
-    for name, value in env.items():  # the address of a server that is gone
-        monkeypatch.setenv(name, value)
+        dead_url = server.base_url
+    monkeypatch.setenv("SMOLLM2_API_KEY", "selfdx-local")
     (log,) = eval(
         "selfdx/mentalbench",
         model=INSPECT_MODEL,
+        # passed, not set in the environment: Inspect memoizes a model by its name, arguments and
+        # config, so the real-model tests below would otherwise be handed this dead server's client
+        model_base_url=dead_url,
         limit=1,
         log_dir=str(tmp_path / "logs"),
         **RUN,
