@@ -147,7 +147,7 @@ def test_grader_prompt_states_the_intent(cases):
         ({}, "kg: pass -T kg=PATH"),
         ({"kg": str(KG), "style": "poem"}, "style: 'poem'"),
         ({"kg": str(KG), "grade": "maybe"}, "grade: expected auto, true or false"),
-        ({"kg": str(KG), "n": 0}, "n: expected a positive"),
+        ({"kg": str(KG), "n": 0}, "n: expected a whole number >= 1, got 0"),
         ({"kg": str(KG), "types": 6}, "types: '6'"),
         ({"kg": str(KG), "variants_per_seed": 9}, "variants_per_seed: expected 1 to 5"),
         ({"kg": str(KG), "min_words": 250}, r"min_words \(250\) is larger than max_words"),
