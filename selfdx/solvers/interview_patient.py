@@ -11,6 +11,7 @@ up, or a symptom it should have denied).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from inspect_ai.model import (
     ChatMessage,
@@ -22,7 +23,7 @@ from inspect_ai.model import (
 )
 
 from selfdx.datasets.interview_cases import InterviewCase
-from selfdx.scorers.diagnosis_names import find_diagnosis_names
+from selfdx.scorers.diagnosis_names import NameMention, find_diagnosis_names
 from selfdx.solvers.interview_prompts import patient_prompt, template
 from selfdx.solvers.interview_trace import InterviewTurn, PatientReply
 
@@ -45,10 +46,15 @@ def split_revealed(raw: str) -> tuple[str, list[str], bool]:
     return text, list(dict.fromkeys(ids)), found
 
 
+@lru_cache(maxsize=8192)
+def names_in(text: str) -> tuple[NameMention, ...]:
+    return tuple(find_diagnosis_names(text))
+
+
 def withhold_names(text: str, case: InterviewCase) -> tuple[str, list[str]]:
     """Replace diagnosis names the patient said (unless a fact of the case says them too)."""
-    allowed = {m.text.lower() for f in case.facts for m in find_diagnosis_names(f.statement)}
-    said = [m for m in find_diagnosis_names(text) if m.text.lower() not in allowed]
+    allowed = {m.text.lower() for f in case.facts for m in names_in(f.statement)}
+    said = [m for m in names_in(text) if m.text.lower() not in allowed]
     for mention in sorted(said, key=lambda m: m.start, reverse=True):
         text = text[: mention.start] + WITHHELD + text[mention.start + len(mention.text) :]
     return text, [m.text for m in said]
