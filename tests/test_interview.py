@@ -28,7 +28,12 @@ from selfdx.errors import ArgumentError
 from selfdx.inspect_tasks.interview import interview, normalise_types
 from selfdx.providers.kg_patient import answer as patient_answer
 from selfdx.solvers.interview_patient import split_revealed, withhold_names
-from selfdx.solvers.interview_prompts import diagnosis_code, parse_reply, patient_prompt
+from selfdx.solvers.interview_prompts import (
+    diagnosis_code,
+    parse_reply,
+    patient_prompt,
+    system_prompt,
+)
 
 RESOURCES = SHARED / "mentalbench" / "resources"
 needs_data = pytest.mark.skipif(not RESOURCES.is_dir(), reason=f"no MentalBench at {RESOURCES}")
@@ -270,3 +275,20 @@ def test_kg_patient_understands_plain_questions():
     # "feel" alone names no symptom: a question about feeling sad is about sadness only.
     reply = patient_answer(system, "Do you feel sad?")
     assert "restless" not in reply.lower()
+
+
+@needs_data
+def test_kg_interviewer_needs_the_graph_of_the_cases():
+    from inspect_ai.model import ChatMessageSystem, ChatMessageUser
+
+    from selfdx.providers.interview_policies import kg_interviewer
+
+    _, cases = load_cases(str(RESOURCES), ("1",), "sampled", n_sampled=1)
+    case = next(c for c in cases if not set(c.option_codes) <= set(demo_kg().disorders))
+    messages = [
+        ChatMessageSystem(content=system_prompt(case, "interview", "letters", 12)),
+        ChatMessageUser(content="A new patient."),
+    ]
+    with pytest.raises(ValueError, match="pass -M kg=PATH"):
+        kg_interviewer(messages, {})
+    assert kg_interviewer(messages, {"kg": str(RESOURCES)}).startswith(("QUESTION:", "DIAGNOSIS:"))

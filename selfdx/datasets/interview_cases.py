@@ -38,7 +38,7 @@ from selfdx.datasets.interview_facts import (
     stressor_fact,
     symptom_fact,
 )
-from selfdx.datasets.interview_kg import demo_kg, demo_settings
+from selfdx.datasets.interview_kg import demo_kg, demo_settings, kg_for
 from selfdx.datasets.mentalbench_schema import VARIANTS_PER_SEED
 from selfdx.datasets.mentalbench_sources import find_dataset_dir
 from selfdx.datasets.mentalkg import MentalKG
@@ -370,12 +370,10 @@ def load_cases(
         return kg, sampled_cases(
             kg, variants, settings["cases_per_type"], settings["seed"], source="demo"
         )
-    from selfdx.datasets.mentalkg import load_kg
-
     path = Path(data).expanduser()
     if not path.exists():
         raise ArgumentError(f"data: {data!r} does not exist")
-    kg = load_kg(path)
+    kg = kg_for(data)
     chosen: list[InterviewCase] = []
     if cases in ("published", "both"):
         chosen += read_published(kg, path, variants, generator)

@@ -193,8 +193,12 @@ def candidates_of(kg: MentalKG, messages: list[ChatMessage]) -> tuple[list[str],
     letters = {}
     for letter, name in OPTION.findall(system):
         code = kg.codes_by_name.get(name.strip())
-        if code is not None:
-            letters[code] = letter
+        if code is None:
+            raise ValueError(
+                f"option {letter} ({name.strip()}) is not a disorder of the MentalKG at "
+                f"{kg.folder}; pass -M kg=PATH with the graph of the cases"
+            )
+        letters[code] = letter
     return (list(letters) or list(kg.disorders)), letters
 
 
