@@ -35,6 +35,7 @@ from selfdx.local_model import (
     INSPECT_MODEL,
     INSTALL_HINT,
     MODEL_ALIAS,
+    PORTABLE_CMAKE_ARGS,
     LocalServer,
     LocalServerFailed,
     ServerCommand,
@@ -405,3 +406,16 @@ def test_mentalbench_items_on_the_real_model(local_server: LocalServer, tmp_path
             failures += not parsed.parsed
         unparsed = metric_value(scored, "unparsed")
         assert not math.isnan(unparsed) and unparsed * 4 == pytest.approx(failures)
+
+
+def test_ci_and_readme_build_with_the_portable_flags() -> None:
+    """The flags the error message recommends are the ones CI and the README use."""
+    repo = FAKE_SERVER.parents[1]
+    expected = f'CMAKE_ARGS="{PORTABLE_CMAKE_ARGS}"'
+    assert expected in (repo / ".ci" / "run").read_text()
+    assert expected in (repo / "README.md").read_text()
+    assert set(PORTABLE_CMAKE_ARGS.split()) == {
+        f"-DGGML_{name}=OFF"
+        for name in ["NATIVE", "AVX512", "AVX512_VBMI", "AVX512_VNNI", "AVX512_BF16"]
+        + ["AMX_TILE", "AMX_INT8", "AMX_BF16"]
+    }
