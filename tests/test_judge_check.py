@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from inspect_ai import eval
+from inspect_ai import eval, list_tasks
 
 import selfdx.analysis.judge_agreement as judge_agreement
 from selfdx.datasets.icd10 import GOLD_CODE
@@ -29,7 +29,7 @@ from selfdx.scorers.agreement_stats import (
     set_agreement,
 )
 from selfdx.scorers.behaviour_judge import derive_action
-from tests.conftest import scripted_model
+from tests.conftest import REPO_ROOT, scripted_model
 
 RUN = {"display": "none", "log_level": "error"}
 RULES = {"grader": "selfdx/rules-judge"}
@@ -452,6 +452,13 @@ def test_argument_errors_before_any_sample_runs(tmp_path, args, message):
             **RUN,
         )
     assert not list(tmp_path.glob("*.eval"))
+
+
+def test_the_folder_scan_leaves_judge_check_out():
+    """`inspect eval selfdx` runs the benchmarks against one model; judge_check measures the
+    judge and is reachable as selfdx/judge_check only."""
+    names = {info.name for info in list_tasks("selfdx", root_dir=REPO_ROOT)}
+    assert "safe_psych" in names and "judge_check" not in names
 
 
 def test_a_missing_grader_is_named():

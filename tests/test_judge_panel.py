@@ -161,3 +161,43 @@ def test_judge_check_with_a_panel_reports_alpha(tmp_path):
     assert metrics["primary_answer_accuracy"] == 1.0
     meta = log.samples[0].scores["judge_check_scorer"].metadata
     assert [j["role"] for j in meta["panel"]] == ["a", "b"]
+
+
+@pytest.mark.parametrize(
+    "args, roles, message",
+    [
+        ({"judges": 2}, {"grader": "selfdx/rules-judge"}, "'grader_2' role"),
+        ({"judges": "a,b"}, {"a": "selfdx/rules-judge"}, "'b' role: add --model-role b="),
+        (
+            {"judges": 2, "strategy": "structured_actions"},
+            {"grader": "selfdx/rules-judge", "grader_2": "selfdx/rules-judge"},
+            "structured_actions asks no judge",
+        ),
+    ],
+)
+def test_safe_psych_panel_misuse_is_named_before_any_sample_runs(tmp_path, args, roles, message):
+    with pytest.raises(ArgumentError, match=message):
+        eval(
+            "selfdx/safe_psych",
+            task_args=args,
+            model="selfdx/keyword",
+            model_roles=roles,
+            log_dir=str(tmp_path),
+            **RUN,
+        )
+    assert not list(tmp_path.glob("*.eval"))
+
+
+def test_a_panel_of_named_roles_needs_no_grader(tmp_path):
+    (log,) = eval(
+        "selfdx/safe_psych",
+        task_args={"judges": "a,b"},
+        model="selfdx/keyword",
+        model_roles={"a": "selfdx/rules-judge", "b": "selfdx/rules-judge"},
+        limit=1,
+        log_dir=str(tmp_path),
+        **RUN,
+    )
+    assert log.status == "success"
+    turn = log.samples[0].store["SafePsychTrace:turns"][0]
+    assert turn["judge_model"] == "selfdx/rules-judge, selfdx/rules-judge"

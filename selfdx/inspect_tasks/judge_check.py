@@ -1,4 +1,9 @@
-"""`selfdx/judge_check`: measure the behaviour judge on labelled replies before trusting it."""
+"""`selfdx/judge_check`: measure the behaviour judge on labelled replies before trusting it.
+
+Registered through the package entry point only (the `task(...)` call at the bottom, not a
+decorator), as `selfdx/mentalbench_generate` is: `inspect eval selfdx` runs the benchmarks of
+the package folder against one model, and this task measures the judge, not that model.
+"""
 
 from __future__ import annotations
 
@@ -14,7 +19,6 @@ from selfdx.scorers.judge_panel import panel_roles, require_panel
 TASK_VERSION = "1-A"
 
 
-@task
 def judge_check(
     data: str = "demo",
     judges: int | str | list[str] | None = None,
@@ -58,3 +62,6 @@ def judge_check(
             "data_sha256": samples_sha256(dataset),
         },
     )
+
+
+judge_check = task(judge_check)
