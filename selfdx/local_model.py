@@ -312,6 +312,7 @@ def wait_until_ready(server: LocalServer, timeout: float) -> None:
             time.sleep(min(0.2, max(0.0, deadline - time.monotonic())))
     try:  # 2. the model answers (a build for the wrong CPU dies here)
         server.probe(timeout=max(1.0, deadline - time.monotonic()))
+        server.check("just after answering its first request")
     except _NETWORK_ERRORS as error:
         try:
             server.process.wait(timeout=2)  # a crash closes the connection just before it ends
@@ -367,7 +368,8 @@ def serve(
             return server_command(host, port, threads)
 
     port = port or free_port(host)
-    log: IO[bytes] = open(log_file, "w+b") if log_file else tempfile.TemporaryFile()
+    # append mode: reading the tail never moves where the server writes (they share one offset)
+    log: IO[bytes] = open(log_file, "a+b") if log_file else tempfile.TemporaryFile("a+b")
     try:
         process = subprocess.Popen(
             _bound_to_parent(command(host, port)),

@@ -5,7 +5,7 @@ Standard library only, so it starts in a fraction of a second. It answers `GET /
 by `--mode`, fails the way a broken build or a wedged server does:
 
     ok       answer every request
-    sigill   answer the first N chat completions (--after N), then kill itself with SIGILL on the
+    sigill   answer the first N chat completions (--after N), then die of SIGILL on the
              next one, as a binary built for instructions the CPU lacks does on its first request
     hang     answer the first N chat completions (--after N), then never answer another
     exit     exit with code 3 at once, before listening
@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import resource
 import signal
 import socket
 import sys
+import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -79,7 +79,11 @@ def handler(mode: str, after: int, model: str) -> type[BaseHTTPRequestHandler]:
             chats += 1
             if mode == "sigill" and chats > after:
                 resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # no core file
-                os.kill(os.getpid(), signal.SIGILL)
+                # to this thread, as a faulting instruction would be: the process ends before it
+                # can answer (os.kill may deliver it to another thread, and this one answer first)
+                signal.pthread_kill(threading.get_ident(), signal.SIGILL)
+                while True:
+                    time.sleep(60)
             if mode == "hang" and chats > after:
                 while True:
                     time.sleep(60)
