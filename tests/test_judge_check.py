@@ -464,3 +464,36 @@ def test_the_folder_scan_leaves_judge_check_out():
 def test_a_missing_grader_is_named():
     with pytest.raises(ArgumentError, match="--model-role grader="):
         eval("selfdx/judge_check", **RUN)
+
+
+def test_a_real_annotation_sample_round_trips(tmp_path):
+    """annotation-sample's own files, annotated with the judge's labels: the same judge then
+    agrees on every reply, and every action matches the one recorded in the key."""
+    (run,) = eval(
+        "selfdx/safe_psych",
+        model="selfdx/cautious",
+        model_roles=RULES,
+        limit=3,
+        log_dir=str(tmp_path / "runs"),
+        **RUN,
+    )
+    blind, key = judge_agreement.annotation_sample([run.location], 6, tmp_path / "sample")
+    answers = pd.read_csv(key, dtype=str, keep_default_na=False).set_index("annotation_id")
+    sheet = pd.read_csv(blind, dtype=str, keep_default_na=False)
+    sheet["annotator_primary_answer"] = sheet.annotation_id.map(answers.judge_primary_answer)
+    sheet["annotator_info_request"] = sheet.annotation_id.map(answers.judge_info_request)
+    sheet.to_csv(blind, index=False)
+    (log,) = eval(
+        "selfdx/judge_check",
+        task_args={"data": str(tmp_path / "sample")},
+        model_roles=RULES,
+        log_dir=str(tmp_path / "check"),
+        **RUN,
+    )
+    assert len(log.samples) == len(sheet)
+    got = reported(log)
+    assert got["primary_answer_accuracy"] == 1.0 and got["action_accuracy"] == 1.0
+    for sample in log.samples:
+        gold = sample.scores["judge_check_scorer"].metadata["gold"]
+        assert gold["action"] == answers.judge_action[sample.id]
+        assert sample.metadata["category"] == "sequential_info_abstention_aware"
