@@ -27,7 +27,9 @@ from sklearn.preprocessing import MultiLabelBinarizer
 UNPARSED = "(unparsed)"
 
 
-def present_labels(categories: Sequence[str], gold: Iterable[str], predicted: Iterable[str]):
+def present_labels(
+    categories: Sequence[str], gold: Iterable[str], predicted: Iterable[str]
+) -> list[str]:
     """The categories that occur in `gold` or `predicted`, in the order of `categories`."""
     seen = set(gold) | set(predicted)
     return [c for c in categories if c in seen]
