@@ -13,6 +13,10 @@ A case is a chain of calls that cannot overlap: interviewer, patient, interviewe
 without latency counts each case's calls (the same calls are made with latency: both policies
 are deterministic). No schedule can beat limit = max(total calls x L / C, longest chain x L);
 efficiency = limit / measured wall time (from the `eval()` call to its return, log written).
+
+Inspect's floor makes the same calls (every message list of the dry run, to the same two models
+with the same latency) from the thinnest task: no case model, parsing, store, leak checks or
+scoring. Its efficiency is what Inspect itself allows on this machine; the two alternate.
 """
 
 from __future__ import annotations
@@ -24,8 +28,12 @@ import time
 
 from _common import machine, say, spread, table
 from inspect_ai import Task, eval
-from inspect_ai.dataset import MemoryDataset
-from inspect_ai.model import GenerateConfig, get_model
+from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.event import ModelEvent
+from inspect_ai.model import ChatMessage, GenerateConfig, get_model
+from inspect_ai.scorer import Score, Scorer, Target, mean, scorer
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+from pydantic import TypeAdapter
 
 from selfdx.datasets.interview_cases import case_to_sample, sampled_cases
 from selfdx.datasets.interview_kg import demo_kg
@@ -34,6 +42,7 @@ from selfdx.scorers.interview_scorer import interview_scorer
 from selfdx.solvers.interview import interview
 
 VARIANTS = ("1", "2")
+MESSAGE: TypeAdapter[ChatMessage] = TypeAdapter(ChatMessage)
 RECOMMENDED = {"log_realtime": False, "score_display": False}
 
 
@@ -47,8 +56,54 @@ def workload(per_type: int) -> Task:
     )
 
 
-def run(per_type: int, latency: float, connections: int) -> tuple[float, int, list[int], int]:
-    """(seconds, calls, calls per case, peak calls in flight) of one eval."""
+def planned_calls(log) -> list[Sample]:
+    """Per case, every model call of its interview in order: (role, the messages sent)."""
+    samples = []
+    for sample in log.samples:
+        calls = [
+            {"role": event.role or "interviewer", "input": [m.model_dump() for m in event.input]}
+            for event in sample.events
+            if isinstance(event, ModelEvent)
+        ]
+        samples.append(Sample(id=sample.id, input="", metadata={"calls": calls}))
+    return samples
+
+
+@solver
+def calls_only() -> Solver:
+    """Inspect's floor: the same calls with the same messages, and nothing else."""
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        patient = get_model(role="patient", required=True)
+        for call in state.metadata["calls"]:
+            messages = [MESSAGE.validate_python(m) for m in call["input"]]
+            if call["role"] == "patient":
+                await patient.generate(messages)
+            else:
+                state.messages = messages
+                state = await generate(state)
+        return state
+
+    return solve
+
+
+@scorer(metrics=[mean()])
+def constant() -> Scorer:
+    async def score(state: TaskState, target: Target) -> Score:
+        return Score(value=1.0)
+
+    return score
+
+
+def floor_task(samples: list[Sample]) -> Task:
+    return Task(dataset=samples, solver=calls_only(), scorer=constant(), name="interview_floor")
+
+
+def run(
+    per_type: int, latency: float, connections: int, task: Task | None = None, keep: bool = False
+) -> tuple[float, int, list[int], int, list[Sample]]:
+    """(seconds, calls, calls per case, peak calls in flight, planned calls if `keep`) of one
+    eval of the workload, or of `task` (the floor)."""
     config = GenerateConfig(max_connections=connections)
     model = get_model(
         "selfdx/kg-interviewer", config=config, memoize=False, latency=latency, pool="default"
@@ -61,7 +116,7 @@ def run(per_type: int, latency: float, connections: int) -> tuple[float, int, li
     try:
         start = time.perf_counter()
         (log,) = eval(
-            workload(per_type),
+            task or workload(per_type),
             model=model,
             model_roles={"patient": patient},
             max_samples=2 * connections,
@@ -72,19 +127,23 @@ def run(per_type: int, latency: float, connections: int) -> tuple[float, int, li
         seconds = time.perf_counter() - start
         if log.status != "success":
             raise RuntimeError(f"eval failed: {log.error}")
-        chains = [
-            len(s.store["InterviewTrace:turns"])
-            + sum(
-                t["patient"]["attempts"]
-                for t in s.store["InterviewTrace:turns"]
-                if t.get("patient")
-            )
-            for s in log.samples
-        ]
+        if task is None:
+            chains = [
+                len(s.store["InterviewTrace:turns"])
+                + sum(
+                    t["patient"]["attempts"]
+                    for t in s.store["InterviewTrace:turns"]
+                    if t.get("patient")
+                )
+                for s in log.samples
+            ]
+        else:
+            chains = [len(s.metadata["calls"]) for s in log.samples]
+        plan = planned_calls(log) if keep else []
     finally:
         shutil.rmtree(log_dir, ignore_errors=True)
     peak = max((s.peak_in_flight for s in simulated_latency.STATS.values()), default=0)
-    return seconds, simulated_latency.total_calls(), chains, peak
+    return seconds, simulated_latency.total_calls(), chains, peak, plan
 
 
 def main() -> None:
@@ -95,7 +154,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3, help="runs per pool size")
     args = parser.parse_args()
     say(f"machine: {machine()}")
-    _, calls, chains, _ = run(args.per_type, 0.0, 50)
+    _, calls, chains, _, plan = run(args.per_type, 0.0, 50, keep=True)
+    floor = floor_task(plan)
     if calls != sum(chains):
         raise RuntimeError(f"{calls} calls made, the chains hold {sum(chains)}")
     longest = max(chains)
@@ -107,28 +167,33 @@ def main() -> None:
     rows = []
     for connections in (int(c) for c in args.connections.split(",")):
         limit = max(calls * args.latency / connections, longest * args.latency)
-        seconds, peaks = [], []
+        timed: dict[str, list[float]] = {"selfdx": [], "Inspect's floor": []}
         for repetition in range(args.runs):
-            took, made, _, peak = run(args.per_type, args.latency, connections)
-            if made != calls:
-                raise RuntimeError(f"run made {made} calls, the dry run {calls}")
-            seconds.append(took)
-            peaks.append(peak)
-            say(
-                f"  C={connections} run {repetition + 1}: {took:.2f} s, efficiency "
-                f"{limit / took:.2f}, peak in flight {peak}"
+            # selfdx and the floor alternate, so that load from other processes hits both
+            for label, task in (("selfdx", None), ("Inspect's floor", floor)):
+                took, made, _, peak, _ = run(args.per_type, args.latency, connections, task)
+                if made != calls:
+                    raise RuntimeError(f"{label} made {made} calls, the dry run {calls}")
+                timed[label].append(took)
+                say(
+                    f"  C={connections} {label} run {repetition + 1}: {took:.2f} s, efficiency "
+                    f"{limit / took:.2f}, peak in flight {peak}"
+                )
+        for label, seconds in timed.items():
+            rows.append(
+                [
+                    f"{connections}",
+                    label,
+                    f"{limit:.2f}",
+                    spread(seconds),
+                    spread([limit / s for s in seconds]),
+                ]
             )
-        rows.append(
-            [
-                str(connections),
-                f"{limit:.2f}",
-                spread(seconds),
-                spread([limit / s for s in seconds]),
-                str(max(peaks)),
-            ]
-        )
+        ratios = [a / b for a, b in zip(timed["selfdx"], timed["Inspect's floor"], strict=True)]
+        say(f"  selfdx / floor wall time, per repetition: {spread(ratios)}")
     say()
-    say(table(rows, ["C", "limit s", "measured s", "efficiency", "peak in flight"]))
+    say(table(rows, ["C", "task", "limit s", "measured s", "efficiency"]))
+    say(f"machine after: {machine()}")
 
 
 if __name__ == "__main__":
