@@ -28,8 +28,8 @@ from selfdx.providers.faults import (
 )
 from selfdx.providers.offline import POLICIES
 from selfdx.scorers.behaviour_judge import JudgeParseError, judge_prompt, parse_judge_output
-from selfdx.scorers.safe_psych_outcome import CUT_SHORT
-from tests.conftest import metric_value
+from selfdx.scorers.safe_psych_outcome import CUT_SHORT, HEADLINE_KEYS
+from tests.conftest import metric_value, sample_mean
 
 SP_SCORER = "safe_psych_scorer"
 MB_SCORER = "mentalbench_scorer"
@@ -284,9 +284,9 @@ def test_partial_garbage_and_empty_replies_exclude_exactly_the_cases_they_hit(
     expected = pd.DataFrame(kept).mean()  # pandas skips NaN, as Inspect's mean does
     for key, mean in expected.items():
         if key != "excluded":
-            assert same(metric_value(log, key), mean) or metric_value(log, key) == pytest.approx(
-                mean
-            ), key
+            # the task reports the headline keys; the rest are read from the sample scores
+            got = metric_value(log, key) if key in HEADLINE_KEYS else sample_mean(log, key)
+            assert same(got, mean) or got == pytest.approx(mean), key
 
 
 def test_errored_samples_are_counted_as_excluded_only_with_score_on_error(tmp_path: Path) -> None:

@@ -184,7 +184,7 @@ def test_safe_psych_task_records_both_rubrics_offline(tmp_path):
     names = {score.name for score in log.results.scores}
     assert {"caution", "caution_flags_risk", "agreement_code", "agreement_unscored"} <= names
     assert set(log.samples[0].scores) == {"safe_psych_scorer", "caution", "diagnosis_agreement"}
-    with pytest.raises(ValueError, match="scorers: unknown tone"):
+    with pytest.raises(ValueError, match="scorers: unknown 'tone'"):
         eval(
             "selfdx/safe_psych",
             task_args={"scorers": "tone"},
