@@ -1,7 +1,7 @@
 """`selfdx/interview` throughput at a simulated API latency, against the limit its question
 chains set.
 
-    python bench/bench_interview.py                      # C = 20, 3 runs
+    python bench/bench_interview.py                      # 400 cases, C = 20, 3 runs
     python bench/bench_interview.py --connections 5,20 --runs 1
 
 Workload: fresh profiles sampled from the bundled demo graph (Types 1 and 2, `--per-type`
@@ -148,7 +148,7 @@ def run(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--per-type", type=int, default=100, help="cases per type (Types 1 and 2)")
+    parser.add_argument("--per-type", type=int, default=200, help="cases per type (Types 1 and 2)")
     parser.add_argument("--latency", type=float, default=0.2, help="seconds per call")
     parser.add_argument("--connections", default="20", help="pool sizes C, comma-separated")
     parser.add_argument("--runs", type=int, default=3, help="runs per pool size")

@@ -15,7 +15,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from selfdx.datasets.interview_cases import InterviewCase
 from selfdx.datasets.interview_kg import kg_for
-from selfdx.solvers.interview_patient import ask_patient
+from selfdx.solvers.interview_patient import PatientChat
 from selfdx.solvers.interview_prompts import (
     diagnosis_code,
     full_prompt,
@@ -49,7 +49,11 @@ def interview(
             ChatMessageSystem(content=system_prompt(case, mode, answer_format, max_questions)),
             ChatMessageUser(content=opening),
         ]
-        patient = get_model(role="patient", default=DEFAULT_PATIENT) if budget else None
+        patient = (
+            PatientChat(get_model(role="patient", default=DEFAULT_PATIENT), case)
+            if budget
+            else None
+        )
         # Kept locally and written to the store once, at the end (also when a limit stops the
         # sample): every store write is validated and logged as an event.
         result = InterviewRecord(
@@ -96,7 +100,7 @@ def interview(
                     continue
                 assert patient is not None and parsed.question is not None
                 turn.question = parsed.question
-                answer = await ask_patient(patient, case, turns[:-1], parsed.question)
+                answer = await patient.ask(parsed.question)
                 if answer is None:
                     result.stop_reason = "patient_failed"
                     result.excluded_reason = "the patient gave an empty reply twice"

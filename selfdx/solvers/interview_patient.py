@@ -25,7 +25,7 @@ from inspect_ai.model import (
 from selfdx.datasets.interview_cases import InterviewCase
 from selfdx.scorers.diagnosis_names import NameMention, find_diagnosis_names
 from selfdx.solvers.interview_prompts import patient_prompt, template
-from selfdx.solvers.interview_trace import InterviewTurn, PatientReply
+from selfdx.solvers.interview_trace import PatientReply
 
 REVEALED = re.compile(r"^\W*REVEALED\W*:\s*(.*)$", re.IGNORECASE | re.MULTILINE)
 FACT_ID = re.compile(r"[A-Z][A-Z0-9]*(?:-[A-Za-z0-9_]+)?")
@@ -51,53 +51,56 @@ def names_in(text: str) -> tuple[NameMention, ...]:
     return tuple(find_diagnosis_names(text))
 
 
-def withhold_names(text: str, case: InterviewCase) -> tuple[str, list[str]]:
-    """Replace diagnosis names the patient said (unless a fact of the case says them too)."""
-    allowed = {m.text.lower() for f in case.facts for m in names_in(f.statement)}
+def withhold_names(
+    text: str, case: InterviewCase, allowed: set[str] | None = None
+) -> tuple[str, list[str]]:
+    """Replace diagnosis names the patient said (unless a fact of the case says them too;
+    `allowed`, those names in lower case, may be passed when already known)."""
+    if allowed is None:
+        allowed = allowed_names(case)
     said = [m for m in names_in(text) if m.text.lower() not in allowed]
     for mention in sorted(said, key=lambda m: m.start, reverse=True):
         text = text[: mention.start] + WITHHELD + text[mention.start + len(mention.text) :]
     return text, [m.text for m in said]
 
 
-def patient_messages(
-    case: InterviewCase, turns: list[InterviewTurn], question: str
-) -> list[ChatMessage]:
-    """The patient's view: its instructions, earlier questions and its own earlier replies."""
-    messages: list[ChatMessage] = [ChatMessageSystem(content=patient_prompt(case))]
-    for turn in turns:
-        if turn.patient is not None and turn.question is not None:
-            messages.append(
-                ChatMessageUser(content=template("patient_turn").format(question=turn.question))
+def allowed_names(case: InterviewCase) -> set[str]:
+    return {m.text.lower() for f in case.facts for m in names_in(f.statement)}
+
+
+class PatientChat:
+    """One case's conversation with the patient model: its instructions, the questions so far
+    and its own replies (built once and extended, not rebuilt for every question)."""
+
+    def __init__(self, model: Model, case: InterviewCase) -> None:
+        self.model = model
+        self.case = case
+        self.messages: list[ChatMessage] = [ChatMessageSystem(content=patient_prompt(case))]
+        self.facts = {f.id for f in case.facts}
+        self.allowed = allowed_names(case)
+
+    async def ask(self, question: str) -> PatientReply | None:
+        """The patient's reply to `question`; None when it stays empty after two tries."""
+        asked = ChatMessageUser(content=template("patient_turn").format(question=question))
+        messages = [*self.messages, asked]
+        for attempt in range(1, PATIENT_ATTEMPTS + 1):
+            output = await self.model.generate(messages, config=GenerateConfig(max_tokens=400))
+            raw = output.completion.strip()
+            text, ids, has_line = split_revealed(raw)
+            if not text:
+                continue
+            shown, names = withhold_names(text, self.case, self.allowed)
+            unknown = [i for i in ids if i not in self.facts]
+            self.messages += [asked, ChatMessageAssistant(content=raw)]
+            return PatientReply(
+                model=str(self.model),
+                raw=raw,
+                shown=shown,
+                revealed=[i for i in ids if i in self.facts],
+                unknown_ids=unknown,
+                diagnosis_names=names,
+                leaks=len(names) + len(unknown),
+                revealed_line=has_line,
+                attempts=attempt,
             )
-            messages.append(ChatMessageAssistant(content=turn.patient.raw))
-    messages.append(ChatMessageUser(content=template("patient_turn").format(question=question)))
-    return messages
-
-
-async def ask_patient(
-    model: Model, case: InterviewCase, turns: list[InterviewTurn], question: str
-) -> PatientReply | None:
-    """The patient's reply to `question`; None when it stays empty after two tries."""
-    messages = patient_messages(case, turns, question)
-    facts = {f.id for f in case.facts}
-    for attempt in range(1, PATIENT_ATTEMPTS + 1):
-        output = await model.generate(messages, config=GenerateConfig(max_tokens=400))
-        raw = output.completion.strip()
-        text, ids, has_line = split_revealed(raw)
-        if not text:
-            continue
-        shown, names = withhold_names(text, case)
-        unknown = [i for i in ids if i not in facts]
-        return PatientReply(
-            model=str(model),
-            raw=raw,
-            shown=shown,
-            revealed=[i for i in ids if i in facts],
-            unknown_ids=unknown,
-            diagnosis_names=names,
-            leaks=len(names) + len(unknown),
-            revealed_line=has_line,
-            attempts=attempt,
-        )
-    return None
+        return None
