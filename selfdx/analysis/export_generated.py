@@ -26,10 +26,9 @@ from inspect_ai.log import EvalSample, read_eval_log
 from pydantic import ValidationError
 
 from selfdx.analysis.logs import read_samples
-from selfdx.analysis.outputs import warn
 from selfdx.datasets.mentalkg_features import pair_features, selfdx_block, single_features
 from selfdx.datasets.mentalkg_profile_model import CaseProfile
-from selfdx.errors import SelfdxError
+from selfdx.errors import SelfdxError, warn
 
 TASK_NAME = "mentalbench_generate"
 SCORER = "mentalbench_case_checks"

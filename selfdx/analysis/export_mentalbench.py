@@ -19,10 +19,10 @@ from typing import Any
 from inspect_ai.log import EvalLog
 
 from selfdx.analysis.identity import data_source
-from selfdx.analysis.logs import read_header, read_samples
-from selfdx.analysis.outputs import check_export_folder, finish, previous_files, warn
+from selfdx.analysis.logs import read_samples
+from selfdx.analysis.outputs import finish, start_export
 from selfdx.datasets.mentalbench_schema import DISORDER_NAMES, LETTERS
-from selfdx.errors import SelfdxError
+from selfdx.errors import SelfdxError, warn
 
 DIFFICULTY = {1: "low", 2: "medium"}
 
@@ -81,16 +81,7 @@ def export_mentalbench(logs: list[str], out_dir: str | Path, force: bool = False
     non-empty `out_dir` is refused unless `force`.
     """
     out = Path(out_dir)
-    if not logs:
-        raise SelfdxError("no logs to export (the paths given hold no .eval or .json logs)")
-    check_export_folder(out, force)
-    previous_files(out, KIND)
-    headers: dict[str, EvalLog] = {}
-    for path in (log.removeprefix("file://") for log in logs):
-        header = read_header(path)
-        if header.eval.task.split("/")[-1] != "mentalbench":
-            raise SelfdxError(f"{path}: task {header.eval.task} is not selfdx/mentalbench")
-        headers[path] = header
+    headers = start_export(logs, out, force, KIND, "mentalbench")
     folders = model_folders(headers)
     several_epochs = {
         folders[path] for path, header in headers.items() if (header.eval.config.epochs or 1) > 1

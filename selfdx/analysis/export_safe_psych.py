@@ -15,10 +15,10 @@ from typing import Any
 from inspect_ai.log import EvalLog, EvalSample
 
 from selfdx.analysis.identity import data_identity
-from selfdx.analysis.logs import read_header, read_samples
-from selfdx.analysis.outputs import check_export_folder, finish, previous_files, warn
+from selfdx.analysis.logs import read_samples
+from selfdx.analysis.outputs import finish, start_export
 from selfdx.datasets.safe_psych import SECTION_COLUMNS
-from selfdx.errors import SelfdxError
+from selfdx.errors import SelfdxError, warn
 
 STOP_REASONS: dict[str, str | None] = {
     "Diagnose": "Diagnose",
@@ -184,16 +184,7 @@ def export_safe_psych(logs: list[str], out_dir: str | Path, force: bool = False)
     log that did not finish is exported with a warning.
     """
     out = Path(out_dir)
-    if not logs:
-        raise SelfdxError("no logs to export (the paths given hold no .eval or .json logs)")
-    check_export_folder(out, force)
-    previous_files(out, KIND)
-    headers: dict[str, EvalLog] = {}
-    for path in (log.removeprefix("file://") for log in logs):
-        header = read_header(path)
-        if header.eval.task.split("/")[-1] != "safe_psych":
-            raise SelfdxError(f"{path}: task {header.eval.task} is not selfdx/safe_psych")
-        headers[path] = header
+    headers = start_export(logs, out, force, KIND, "safe_psych")
     names = folder_names(headers)
     written: list[Path] = []
     truth: dict[str, dict[str, Any]] = {}

@@ -25,8 +25,8 @@ from inspect_ai.log import EvalSample
 from selfdx.analysis.figures import Figure, save, subplots
 from selfdx.analysis.logs import Run, read_header, read_samples, score_values
 from selfdx.analysis.metric_table import ConfigKey, MetricAccumulator
-from selfdx.analysis.outputs import check_export_folder, finish, previous_files, warn
-from selfdx.errors import SelfdxError
+from selfdx.analysis.outputs import check_export_folder, finish, previous_files
+from selfdx.errors import SelfdxError, warn
 
 SCORER = "interview_scorer"
 MODES = ("full", "interview", "initial")

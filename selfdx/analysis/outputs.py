@@ -9,17 +9,14 @@ does not list (the user's own) are never touched.
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
+from inspect_ai.log import EvalLog
+
+from selfdx.analysis.logs import read_header
 from selfdx.errors import SelfdxError
 
 MANIFEST = ".selfdx-manifest.json"
-
-
-def warn(message: str) -> None:
-    """One warning line on standard error."""
-    print(f"selfdx: warning: {message}", file=sys.stderr)
 
 
 def previous_files(out: Path, kind: str) -> list[Path]:
@@ -58,6 +55,27 @@ def check_export_folder(out: Path, force: bool) -> None:
             f"--out {out} is not empty; export to a new folder, or pass --force to replace "
             "the previous export there"
         )
+
+
+def start_export(
+    logs: list[str], out: Path, force: bool, kind: str, task: str
+) -> dict[str, EvalLog]:
+    """Check the output folder and the logs before an export writes anything.
+
+    Returns each log's header by path; refuses no logs, a non-empty `out` without `force`, an
+    output folder of another command, and a log of any task but `selfdx/<task>`.
+    """
+    if not logs:
+        raise SelfdxError("no logs to export (the paths given hold no .eval or .json logs)")
+    check_export_folder(out, force)
+    previous_files(out, kind)
+    headers: dict[str, EvalLog] = {}
+    for path in (log.removeprefix("file://") for log in logs):
+        header = read_header(path)
+        if header.eval.task.split("/")[-1] != task:
+            raise SelfdxError(f"{path}: task {header.eval.task} is not selfdx/{task}")
+        headers[path] = header
+    return headers
 
 
 def finish(out: Path, kind: str, written: list[Path]) -> list[Path]:

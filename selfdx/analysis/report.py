@@ -13,9 +13,9 @@ import pandas as pd
 from selfdx.analysis.figures import Figure
 from selfdx.analysis.logs import Run, find_runs, stream_samples
 from selfdx.analysis.metric_table import frame_markdown, long_frame, text_frame, wide_frame
-from selfdx.analysis.outputs import finish, previous_files, warn
+from selfdx.analysis.outputs import finish, previous_files
 from selfdx.analysis.safe_psych_report import SafePsychCollector
-from selfdx.errors import SelfdxError
+from selfdx.errors import SelfdxError, warn
 
 TITLES = {"safe_psych": "Safe-Psych", "mentalbench": "MentalBench", "interview": "Interview"}
 

@@ -17,24 +17,23 @@ from selfdx.analysis.logs import Run, score_values
 from selfdx.analysis.metric_table import Cell, ConfigKey, MetricAccumulator
 from selfdx.scorers.caution_rubric import criteria
 from selfdx.scorers.diagnosis_agreement import SAFE_PSYCH_KEYS as AGREEMENT_KEYS
-from selfdx.scorers.safe_psych_outcome import BASE_KEYS, LEVELS, SEQUENTIAL_KEYS, TIMINGS
+from selfdx.scorers.safe_psych_outcome import (
+    ACCURACY_KEYS,
+    BASE_KEYS,
+    BEHAVIOUR_KEYS,
+    LEVELS,
+    SEQUENTIAL_KEYS,
+    TIMING_ACCURACY_KEYS,
+    TIMINGS,
+)
 from selfdx.solvers.safe_psych_prompts import is_full_info
 
 SCORER = "safe_psych_scorer"
 REJUDGE_SCORER = "safe_psych_rejudge"
 METRIC_GROUPS = {
-    "Behaviour": [
-        "under_abstention",
-        "over_abstention",
-        "premature",
-        "on_time",
-        "late",
-        "never",
-        "stage1_clarification",
-        "excluded",
-    ],
-    "Diagnostic accuracy": ["accuracy_code", "accuracy_category", "accuracy_group"],
-    "Accuracy by timing": [key for key in SEQUENTIAL_KEYS if key.startswith("accuracy_")],
+    "Behaviour": list(BEHAVIOUR_KEYS),
+    "Diagnostic accuracy": list(ACCURACY_KEYS),
+    "Accuracy by timing": list(TIMING_ACCURACY_KEYS),
 }
 assert sorted(sum(METRIC_GROUPS.values(), [])) == sorted([*BASE_KEYS, *SEQUENTIAL_KEYS])
 RUBRIC_SCORERS = ("caution", "diagnosis_agreement")
