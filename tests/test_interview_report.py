@@ -82,3 +82,16 @@ def test_variant_labels():
         {"mode": "interview", "max_questions": 5, "answer_format": "free_text"}
     )
     assert label == "interview, types 1,2, 5 questions, free text"
+
+
+def test_export_refuses_other_tasks(tmp_path):
+    (log,) = eval(
+        "selfdx/mentalbench",
+        task_args={"data": "demo"},
+        model="selfdx/first-option",
+        display="none",
+        log_dir=str(tmp_path / "logs"),
+        limit=1,
+    )
+    with pytest.raises(SelfdxError, match="is not selfdx/interview"):
+        export_interview([log.location], tmp_path / "out")

@@ -23,10 +23,10 @@ import pandas as pd
 from inspect_ai.log import EvalSample
 
 from selfdx.analysis.figures import Figure, save, subplots
-from selfdx.analysis.logs import Run, read_header, read_samples, score_values
+from selfdx.analysis.logs import Run, read_samples, score_values
 from selfdx.analysis.metric_table import ConfigKey, MetricAccumulator
-from selfdx.analysis.outputs import check_export_folder, finish, previous_files
-from selfdx.errors import SelfdxError, warn
+from selfdx.analysis.outputs import finish, start_export
+from selfdx.errors import SelfdxError
 
 SCORER = "interview_scorer"
 MODES = ("full", "interview", "initial")
@@ -262,17 +262,12 @@ def markdown(record: dict[str, Any]) -> str:
 def export_interview(logs: list[str], out_dir: str | Path, force: bool = False) -> list[Path]:
     """Write the transcripts of the interview runs in `logs`; return the files written."""
     out = Path(out_dir)
-    check_export_folder(out, force)
-    previous_files(out, "export interview")
+    headers = start_export(logs, out, force, "export interview", "interview")
     records = []
-    for path in logs:
-        header = read_header(path)
-        if header.eval.task.split("/")[-1] != "interview":
-            warn(f"{path}: task {header.eval.task} is not selfdx/interview; left out")
-            continue
+    for path, header in headers.items():
         records += [transcript(s, header.eval.model, path) for s in read_samples(path)]
     if not records:
-        raise SelfdxError(f"no selfdx/interview samples in {', '.join(logs)}")
+        raise SelfdxError(f"no selfdx/interview samples in {', '.join(headers)}")
     out.mkdir(parents=True, exist_ok=True)
     jsonl, md = out / "transcripts.jsonl", out / "transcripts.md"
     with jsonl.open("w", encoding="utf-8") as handle:
