@@ -49,20 +49,6 @@ class InterviewRecord(BaseModel):
     excluded_reason: str | None = None
 
 
-class InterviewTrace(StoreModel):
+class InterviewTrace(StoreModel, InterviewRecord):
     """`InterviewRecord` in the sample store (keys `InterviewTrace:<field>`), written once when
     the interview ends (also when a limit stops it)."""
-
-    mode: str = ""
-    max_questions: int = 0
-    answer_format: str = ""
-    opening: str = ""
-    turns: list[InterviewTurn] = Field(default_factory=list)
-    questions: int = 0
-    elicited: list[str] = Field(default_factory=list)  # fact ids known at the end, in order
-    diagnosis_text: str | None = None
-    diagnosis_code: str | None = None  # the KG code the answer names, None if unmatched
-    criteria_claim: bool | None = None  # the CRITERIA MET statement; None if absent
-    declined: bool = False
-    stop_reason: str = ""  # answer, decline, budget, unparsed, patient_failed, limit
-    excluded_reason: str | None = None
