@@ -31,8 +31,8 @@ from inspect_ai import Task, eval
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.event import ModelEvent
 from inspect_ai.model import ChatMessage, GenerateConfig, get_model
-from inspect_ai.scorer import Score, Scorer, Target, mean, scorer
 from inspect_ai.solver import Generate, Solver, TaskState, solver
+from inspect_floor import constant
 from pydantic import TypeAdapter
 
 from selfdx.datasets.interview_cases import case_to_sample, sampled_cases
@@ -85,14 +85,6 @@ def calls_only() -> Solver:
         return state
 
     return solve
-
-
-@scorer(metrics=[mean()])
-def constant() -> Scorer:
-    async def score(state: TaskState, target: Target) -> Score:
-        return Score(value=1.0)
-
-    return score
 
 
 def floor_task(samples: list[Sample]) -> Task:
