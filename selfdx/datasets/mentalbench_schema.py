@@ -44,6 +44,7 @@ DISORDER_CODES: dict[str, str] = {name: code for code, name in DISORDER_NAMES.it
 TYPES: tuple[int, ...] = (1, 2, 3, 4)
 VARIANTS: tuple[str, ...] = ("1", "2", "3", "4a", "4b")
 PUBLISHED_GENERATORS: tuple[str, ...] = ("gemini", "gpt5", "qwen235")
+# The option letters of every MentalBench item, in order (defined here once for the package).
 LETTERS: tuple[str, ...] = ("A", "B", "C", "D")
 
 # Id letter per tier: Type 1 = low (l), Type 2 = medium (m), Types 3-4 = high (h).

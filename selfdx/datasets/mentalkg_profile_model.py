@@ -13,13 +13,13 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from selfdx.datasets.mentalbench_schema import LETTERS
 from selfdx.datasets.mentalkg_personas import Persona
 
 Variant = Literal["1", "2", "3", "4a", "4b"]
 OptionKind = Literal["answer", "differential", "highly_likely", "moderately_likely", "less_likely"]
 TIER: dict[str, str] = {"1": "low", "2": "medium", "3": "high", "4a": "high", "4b": "high"}
 ID_LETTER: dict[str, str] = {"low": "l", "medium": "m", "high": "h"}
-LETTERS: tuple[str, ...] = ("A", "B", "C", "D")
 IDS_PER_SEED = 5  # MentalBench numbers five variants per seed profile (l001-l005 share one)
 
 

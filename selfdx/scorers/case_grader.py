@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from selfdx.datasets.mentalkg_profile_model import LETTERS, CaseProfile
+from selfdx.datasets.mentalbench_schema import LETTERS
+from selfdx.datasets.mentalkg_profile_model import CaseProfile
 from selfdx.scorers.grader_calls import GraderParseError, defang_fences
 from selfdx.solvers.mentalbench_generate_prompts import render_profile
 

@@ -22,12 +22,12 @@ from selfdx.datasets.icd10 import (
     match_group,
     normalize_code,
 )
+from selfdx.datasets.mentalbench_schema import LETTERS
 from selfdx.scorers.grader_calls import GraderParseError, ask_grader, defang_fences
 from selfdx.scorers.mentalbench_scorer import error_category
 from selfdx.solvers.safe_psych_trace import SafePsychTrace, Turn
 
 PROMPTS = Path(__file__).parent / "prompts"
-LETTERS = ("A", "B", "C", "D")
 SAFE_PSYCH_KEYS = ("agreement_code", "agreement_category", "agreement_group", "agreement_mapped")
 MENTALBENCH_KEYS = (
     "agreement",

@@ -20,9 +20,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from selfdx.datasets.mentalbench_schema import LETTERS
 from selfdx.errors import ArgumentError
-
-LETTERS = ("A", "B", "C", "D")
 
 Status = Literal["answered", "none", "ambiguous", "refusal", "empty", "unparsed"]
 

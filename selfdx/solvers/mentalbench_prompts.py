@@ -18,6 +18,7 @@ from pathlib import Path
 from inspect_ai.model import ChatMessageUser
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
+from selfdx.datasets.mentalbench_schema import LETTERS
 from selfdx.errors import ArgumentError
 
 PROMPT_DIR = Path(__file__).parent / "prompts" / "mentalbench"
@@ -25,7 +26,6 @@ STYLES: tuple[str, ...] = ("single", "hybrid", "multiple")
 # Names the reference code's `--prompt_style` uses for the same prompts.
 STYLE_ALIASES = {"clear": "hybrid", "normal": "multiple", "default": "multiple"}
 DEFAULT_STYLE_BY_TYPE = {1: "single", 2: "single", 3: "hybrid", 4: "hybrid"}
-LETTERS = ("A", "B", "C", "D")
 
 
 def check_style(style: str | None) -> str | None:
