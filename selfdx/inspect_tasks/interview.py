@@ -14,6 +14,7 @@ from inspect_ai.dataset import MemoryDataset
 from inspect_ai.model import GenerateConfig
 
 import selfdx.gc_tuning  # noqa: F401  (registers the GC freeze hook for selfdx tasks)
+from selfdx.arguments import NonNegativeInt, checked, positive_int, text
 from selfdx.datasets.interview_cases import GENERATORS, VARIANTS, case_to_sample, load_cases
 from selfdx.errors import ArgumentError
 from selfdx.scorers.interview_scorer import interview_scorer
@@ -43,12 +44,6 @@ def normalise_types(types: object) -> list[str]:
     if not chosen:
         raise ArgumentError("types: choose at least one of 1, 2, 4a, 4b, high")
     return [v for v in VARIANTS if v in chosen]
-
-
-def whole_number(name: str, value: object, low: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise ArgumentError(f"{name}: expected a whole number >= {low}, got {value!r}")
-    return value
 
 
 @task
@@ -89,14 +84,10 @@ def interview(
     check_choice("cases", cases, CASE_SOURCES)
     check_choice("generator", generator, GENERATORS)
     check_choice("full_text", full_text, FULL_TEXTS)
-    whole_number("max_questions", max_questions, 0)
-    whole_number("n_sampled", n_sampled, 1)
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ArgumentError(f"seed: expected an integer, got {seed!r}")
-    if not isinstance(data, str) or not data.strip():
-        raise ArgumentError(
-            f"data: expected 'demo' or a MentalBench resources/ folder, got {data!r}"
-        )
+    checked("max_questions", max_questions, NonNegativeInt, "expected a whole number >= 0")
+    positive_int("n_sampled", n_sampled)
+    checked("seed", seed, int, "expected an integer")
+    data = text("data", data, "'demo' or a MentalBench resources/ folder")
     variants = normalise_types(types)
     _, chosen = load_cases(data, variants, cases, n_sampled, seed, generator)
     if not chosen:
