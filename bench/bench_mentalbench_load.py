@@ -26,8 +26,8 @@ from pathlib import Path
 import inspect_ai
 import pandas as pd
 
-from selfdx.datasets.mentalbench import load_items, mentalbench_samples
-from selfdx.datasets.mentalbench_schema import MentalBenchItem
+from selfdx.datasets.mentalbench.dataset import load_items, mentalbench_samples
+from selfdx.datasets.mentalbench.schema import MentalBenchItem
 from selfdx.inspect_tasks.mentalbench import mentalbench
 
 REPO_ROOT = Path(__file__).resolve().parents[1]

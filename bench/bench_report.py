@@ -1,5 +1,5 @@
 """`selfdx report` over logs of 24,750 items x 5 models: wall time and peak memory against the
-time needed only to read the same logs (issue 7, bench c).
+time needed only to read the same logs.
 
     python bench/bench_report.py                  # 3 interleaved repetitions (~50 min)
     python bench/bench_report.py --runs 1 --logs-dir /tmp/other-logs

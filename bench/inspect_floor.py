@@ -15,7 +15,7 @@ from inspect_ai.scorer import Score, Scorer, Target, mean, scorer
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from selfdx.datasets.safe_psych import Case
-from selfdx.scorers.behaviour_judge import judge_prompt
+from selfdx.judge.behaviour import judge_prompt
 
 
 @solver

@@ -1,4 +1,4 @@
-"""The reference rollout's schedule, simulated against the same latency model (spec 4.2).
+"""The reference rollout's schedule, simulated against the same latency model.
 
 All live cases advance together, stage by stage: every live case generates (at most
 `gen_concurrency` calls at once), then every reply is judged (at most `judge_concurrency`), then
@@ -22,10 +22,10 @@ from pathlib import Path
 from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageSystem, ChatMessageUser
 
 from selfdx.datasets.safe_psych import Case
+from selfdx.judge.behaviour import derive_action, judge_prompt, parse_judge_output
 from selfdx.providers.offline import POLICIES, _load_policies
 from selfdx.providers.simulated_latency import LatencyProfile
-from selfdx.scorers.behaviour_judge import derive_action, judge_prompt, parse_judge_output
-from selfdx.solvers.safe_psych_prompts import system_prompt, turn_prompt
+from selfdx.solvers.safe_psych.prompts import system_prompt, turn_prompt
 
 WORKER = Path(__file__).with_name("lockstep_worker.py")
 

@@ -26,8 +26,8 @@ from inspect_ai.log import EvalLog
 
 from selfdx.inspect_tasks.mentalbench import mentalbench
 from selfdx.local_model import GENERATE_LIMITS, INSPECT_MODEL, serve
-from selfdx.scorers.mentalbench_parsers import PARSERS
-from selfdx.solvers.safe_psych_trace import SafePsychTrace
+from selfdx.scorers.mentalbench.parsers import PARSERS
+from selfdx.solvers.safe_psych.trace import SafePsychTrace
 
 REPO = Path(__file__).resolve().parents[1]
 PUBLISHED = REPO.parent / "shared" / "mentalbench" / "resources"

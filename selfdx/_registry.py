@@ -7,7 +7,7 @@ from selfdx.inspect_tasks.mentalbench import mentalbench
 from selfdx.inspect_tasks.mentalbench_generate import mentalbench_generate
 from selfdx.inspect_tasks.safe_psych import safe_psych
 from selfdx.providers.offline import selfdx_offline
-from selfdx.scorers.caution import caution
-from selfdx.scorers.diagnosis_agreement import diagnosis_agreement
-from selfdx.scorers.safe_psych_rejudge import safe_psych_rejudge
-from selfdx.scorers.safe_psych_scorer import safe_psych_scorer
+from selfdx.scorers.rubrics.caution import caution
+from selfdx.scorers.rubrics.diagnosis_agreement import diagnosis_agreement
+from selfdx.scorers.safe_psych.rejudge import safe_psych_rejudge
+from selfdx.scorers.safe_psych.scorer import safe_psych_scorer

@@ -9,7 +9,7 @@ and raises `ArgumentError` naming the argument, what it takes and what it got.
 from __future__ import annotations
 
 import contextvars
-from typing import Annotated, Any
+from typing import Annotated, Any, get_args
 
 from inspect_ai.model import model_roles
 from pydantic import Field, TypeAdapter, ValidationError
@@ -31,6 +31,12 @@ def checked(name: str, value: Any, kind: Any, takes: str | None = None) -> Any:
     except ValidationError as error:
         reason = takes or error.errors()[0]["msg"].replace("Input should", "should")
         raise ArgumentError(f"{name}: {reason}, got {value!r}") from None
+
+
+def choice(name: str, value: Any, kind: Any) -> Any:
+    """`value` if it is one of the values of the `Literal` type `kind`, else `ArgumentError`
+    listing them."""
+    return checked(name, value, kind, f"expected one of {', '.join(map(str, get_args(kind)))}")
 
 
 def positive_int(name: str, value: Any) -> int:

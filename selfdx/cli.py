@@ -56,19 +56,19 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     if args.benchmark == "safe-psych":
-        from selfdx.analysis.export_safe_psych import export_safe_psych
+        from selfdx.analysis.safe_psych.export import export_safe_psych
 
         written = export_safe_psych(log_files(args.logs), args.out, force=args.force)
     elif args.benchmark == "interview":
-        from selfdx.analysis.interview_report import export_interview
+        from selfdx.analysis.interview.report import export_interview
 
         written = export_interview(log_files(args.logs), args.out, force=args.force)
     elif args.benchmark == "generated":
-        from selfdx.analysis.export_generated import export_generated
+        from selfdx.analysis.mentalbench.export_generated import export_generated
 
         written = export_generated(log_files(args.logs), args.out, force=args.force)
     else:
-        from selfdx.analysis.export_mentalbench import export_mentalbench
+        from selfdx.analysis.mentalbench.export import export_mentalbench
 
         written = export_mentalbench(log_files(args.logs), args.out, force=args.force)
     for path in written:

@@ -17,8 +17,9 @@ from typing import Any
 from inspect_ai import Task, eval_set
 from inspect_ai.model import GenerateConfig, get_model
 
+from selfdx.arguments import PositiveInt, checked
 from selfdx.errors import ArgumentError
-from selfdx.solvers.safe_psych_prompts import STRATEGIES, check_strategy
+from selfdx.solvers.safe_psych.prompts import STRATEGIES, check_strategy
 
 
 def sweep_tasks(benchmark: str, variants: list[Any] | None, data: str) -> list[Task]:
@@ -70,8 +71,7 @@ def run_sweep(
     process: the judge's `grader_connections` then hold for each model separately. Workers are
     spawned, so a script calling this must do so under `if __name__ == "__main__":`.
     """
-    if isinstance(processes, bool) or not isinstance(processes, int) or processes < 1:
-        raise ArgumentError(f"processes: expected a whole number of at least 1, got {processes!r}")
+    checked("processes", processes, PositiveInt, "expected a whole number of at least 1")
     common = dict(
         benchmark=benchmark,
         variants=variants,

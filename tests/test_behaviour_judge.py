@@ -1,6 +1,6 @@
 import pytest
 
-from selfdx.scorers.behaviour_judge import (
+from selfdx.judge.behaviour import (
     REPLY_CLOSE,
     REPLY_OPEN,
     JudgeParseError,
@@ -79,7 +79,7 @@ def test_repeated_identical_key_is_fine():
     assert parse_judge_output(GOOD + "\nPRIMARY_ANSWER: committed").primary_answer == "committed"
 
 
-# Every cell of the decision table (spec 5.3), then the last-stage override.
+# Every cell of the decision table, then the last-stage override.
 TABLE = {
     ("committed", "specific"): "Clarify",
     ("committed", "generic_only"): "Diagnose",
@@ -102,7 +102,7 @@ def test_decision_table(features, action):
 
 def test_prompt_fences_the_reply():
     prompt = judge_prompt("  My answer: F32.1  ")
-    assert prompt.endswith(f"{REPLY_OPEN}\nMy answer: F32.1\n{REPLY_CLOSE}\n")
+    assert prompt.endswith(f"{REPLY_OPEN}\nMy answer: F32.1\n{REPLY_CLOSE}")
     for key in ("PRIMARY_ANSWER", "INFO_REQUEST", "ICD_CODES", "DIAGNOSIS_NAMES"):
         assert f"{key}:" in prompt
 

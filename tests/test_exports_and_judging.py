@@ -9,7 +9,6 @@ import pytest
 from inspect_ai import eval, score
 from inspect_ai.log import read_eval_log
 
-from selfdx.analysis.export_safe_psych import export_safe_psych
 from selfdx.analysis.judge_agreement import (
     agreement,
     annotation_sample,
@@ -18,7 +17,8 @@ from selfdx.analysis.judge_agreement import (
 )
 from selfdx.analysis.logs import find_runs
 from selfdx.analysis.report import build_report
-from selfdx.scorers.safe_psych_rejudge import safe_psych_rejudge
+from selfdx.analysis.safe_psych.export import export_safe_psych
+from selfdx.scorers.safe_psych.rejudge import safe_psych_rejudge
 from selfdx.sweep import run_sweep
 from tests.conftest import REPO_ROOT, metric_value, scripted_model
 
@@ -82,7 +82,7 @@ def keyword_log(tmp_path_factory):
 
 
 def reference_abstention(trajectories: list[dict], truth: list[dict]) -> dict[str, float]:
-    """Spec 6.1 as the reference script computes it, from the exported files only."""
+    """Under- and over-abstention as the reference script computes them, from the exports only."""
     gt = {r["id"]: r["diagnosis_sufficiency"] for r in truth}
     rates: dict[str, list[bool]] = {"1": [], "0": []}
     for record in trajectories:
@@ -103,7 +103,7 @@ def reference_abstention(trajectories: list[dict], truth: list[dict]) -> dict[st
 
 
 def reference_timing(trajectories: list[dict], truth: list[dict]) -> dict[str, float]:
-    """Spec 6.3 on sufficient cases (the selfdx subset), from the exported files."""
+    """Diagnostic accuracy on sufficient cases (the selfdx subset), from the exported files."""
     gt = {r["id"]: r for r in truth}
     counts = {"premature": 0, "on_time": 0, "late": 0, "never": 0}
     for record in trajectories:

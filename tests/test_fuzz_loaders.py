@@ -23,16 +23,16 @@ from hypothesis import strategies as st
 
 from selfdx.datasets.csv_files import read_csv_rows
 from selfdx.datasets.icd10 import gold_code_problem
-from selfdx.datasets.mentalbench import load_items
-from selfdx.datasets.mentalbench_schema import (
+from selfdx.datasets.mentalbench.dataset import load_items
+from selfdx.datasets.mentalbench.schema import (
     FIELD_LIMITS,
     LETTERS,
     MAX_QUESTION_CHARS,
     MentalBenchDataError,
     MentalBenchItem,
 )
-from selfdx.datasets.mentalbench_sources import CSV_COLUMNS, items_from_rows, read_demo
-from selfdx.datasets.mentalkg import MentalKGError, load_kg
+from selfdx.datasets.mentalbench.sources import CSV_COLUMNS, items_from_rows, read_demo
+from selfdx.datasets.mentalkg.model import MentalKGError, load_kg
 from selfdx.datasets.safe_psych import (
     MAX_FIELD_CHARS,
     MAX_SECTION_CHARS,
@@ -310,7 +310,7 @@ def test_mentalbench_rows_of_any_type_load_or_name_the_problem(
 
 
 def write_folder(root: Path, items: list[MentalBenchItem]) -> Path:
-    """The GitHub layout (spec 1.2) of `items`, one JSON object per file."""
+    """The GitHub layout of `items`, one JSON object per file."""
     files: dict[Path, dict[str, Any]] = {}
     dataset = root / "resources" / "dataset"
     for tier in ("low", "medium", "high"):

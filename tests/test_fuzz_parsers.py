@@ -14,18 +14,15 @@ import string
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from selfdx.scorers.behaviour_judge import (
-    INFO_REQUESTS,
-    PRIMARY_ANSWERS,
-    JudgeParseError,
-    parse_judge_output,
-    parse_structured_action,
-)
-from selfdx.scorers.case_grader import parse_verdict
-from selfdx.scorers.caution_rubric import VERDICTS, criteria, parse_caution
-from selfdx.scorers.diagnosis_agreement import parse_codes, parse_options
-from selfdx.scorers.grader_calls import GraderParseError
-from selfdx.scorers.mentalbench_parsers import LETTERS, parse_reference, parse_strict
+from selfdx.datasets.behaviour_labels import INFO_REQUESTS, PRIMARY_ANSWERS
+from selfdx.datasets.mentalbench.schema import LETTERS
+from selfdx.judge.behaviour import JudgeParseError, parse_judge_output, parse_structured_action
+from selfdx.judge.grader_calls import GraderParseError
+from selfdx.scorers.mentalbench.reference_parser import parse_reference
+from selfdx.scorers.mentalbench.strict_parser import parse_strict
+from selfdx.scorers.rubrics.case_grader import parse_verdict
+from selfdx.scorers.rubrics.caution_rubric import VERDICTS, criteria, parse_caution
+from selfdx.scorers.rubrics.diagnosis_agreement import parse_codes, parse_options
 
 FUZZ = settings(
     max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None
@@ -110,7 +107,7 @@ def test_a_plain_letter_answer_reads_back_exactly(letters: set[str], lead: str) 
     assert parse_strict(reply, OPTIONS).letters == frozenset(letters)
     if lead in ("", "Answer: ", "ANSWER - "):  # the prefixes the released parser removes
         assert parse_reference(reply, OPTIONS).letters == frozenset(letters)
-    else:  # faithful to the released code (spec 3): the first A-D is the one in "ANSWER"
+    else:  # faithful to the released code: the first A-D is the one in "ANSWER"
         assert parse_reference(reply, OPTIONS).letters == frozenset("A")
 
 

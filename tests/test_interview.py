@@ -7,13 +7,14 @@ import json
 import pytest
 from conftest import SHARED
 
-from selfdx.datasets.interview_cases import (
+from selfdx.datasets.interview.cases import (
     demographics_from,
     features_files,
     load_cases,
     seed_group_of,
 )
-from selfdx.datasets.interview_facts import (
+from selfdx.datasets.interview.demo_graph import demo_kg
+from selfdx.datasets.interview.facts import (
     criteria_check,
     duration_fact,
     first_person,
@@ -22,13 +23,12 @@ from selfdx.datasets.interview_facts import (
     stressor_fact,
     symptom_fact,
 )
-from selfdx.datasets.interview_kg import demo_kg
-from selfdx.datasets.mentalbench_sources import find_dataset_dir
+from selfdx.datasets.mentalbench.sources import find_dataset_dir
 from selfdx.errors import ArgumentError
 from selfdx.inspect_tasks.interview import interview, normalise_types
 from selfdx.providers.kg_patient import answer as patient_answer
-from selfdx.solvers.interview_patient import split_revealed, withhold_names
-from selfdx.solvers.interview_prompts import (
+from selfdx.solvers.interview.patient import split_revealed, withhold_names
+from selfdx.solvers.interview.prompts import (
     diagnosis_code,
     parse_reply,
     patient_prompt,
@@ -258,7 +258,7 @@ def test_argument_errors():
 
 
 def test_store_model_has_every_field_of_the_record():
-    from selfdx.solvers.interview_trace import InterviewRecord, InterviewTrace
+    from selfdx.solvers.interview.trace import InterviewRecord, InterviewTrace
 
     record = set(InterviewRecord.model_fields)
     assert record == set(InterviewTrace.model_fields) - {"store", "instance"}
@@ -292,3 +292,17 @@ def test_kg_interviewer_needs_the_graph_of_the_cases():
     with pytest.raises(ValueError, match="pass -M kg=PATH"):
         kg_interviewer(messages, {})
     assert kg_interviewer(messages, {"kg": str(RESOURCES)}).startswith(("QUESTION:", "DIAGNOSIS:"))
+
+
+def test_task_records_its_data_identity():
+    """Two runs pool in the report only when their cases are the same: the task records the
+    data source and a hash of its samples, which changes with the cases drawn."""
+    import hashlib
+
+    first = interview(data="demo", seed=1, types="1")
+    again = interview(data="demo", seed=1, types="1")
+    other = interview(data="demo", seed=1, types="2")
+    assert first.metadata["data_source"] == "demo"
+    assert first.metadata["data_sha256"] == again.metadata["data_sha256"]
+    assert first.metadata["data_sha256"] != other.metadata["data_sha256"]
+    assert len(first.metadata["data_sha256"]) == len(hashlib.sha256().hexdigest())

@@ -12,7 +12,7 @@ import pytest
 from conftest import SHARED, scripted_model
 from inspect_ai import eval
 
-from selfdx.datasets.interview_kg import DEMO_FILE
+from selfdx.datasets.interview.demo_graph import DEMO_FILE
 
 RAW = json.loads(DEMO_FILE.read_text())
 UNITS = {"day": 1, "week": 7, "month": 30, "year": 365}

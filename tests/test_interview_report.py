@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 from inspect_ai import eval
 
-from selfdx.analysis.interview_report import export_interview, interview_variant
+from selfdx.analysis.interview.report import export_interview, interview_variant
 from selfdx.analysis.report import build_report
 from selfdx.errors import SelfdxError
 

@@ -11,9 +11,9 @@ import pytest
 from inspect_ai import eval
 
 from selfdx.errors import ArgumentError
-from selfdx.scorers.behaviour_judge import JudgeFeatures
-from selfdx.scorers.grader_calls import GraderResult
-from selfdx.scorers.judge_panel import alpha, majority, panel_roles, vote
+from selfdx.judge.behaviour import JudgeFeatures
+from selfdx.judge.grader_calls import GraderResult
+from selfdx.judge.panel import alpha, majority, panel_roles, vote
 from tests.conftest import scripted_model
 
 RUN = {"display": "none", "log_level": "error"}

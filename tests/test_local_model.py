@@ -46,9 +46,9 @@ from selfdx.local_model import (
     serve,
 )
 from selfdx.providers.offline import POLICIES
-from selfdx.scorers.mentalbench_parsers import get_parser
-from selfdx.scorers.mentalbench_scorer import mentalbench_scorer
-from selfdx.solvers.safe_psych_trace import SafePsychTrace
+from selfdx.scorers.mentalbench.parsers import get_parser
+from selfdx.scorers.mentalbench.scorer import mentalbench_scorer
+from selfdx.solvers.safe_psych.trace import SafePsychTrace
 from tests.conftest import metric_value
 
 FAKE_SERVER = Path(__file__).with_name("fake_llama_server.py")

@@ -11,14 +11,15 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from selfdx.datasets import hub, mentalbench_sources
-from selfdx.datasets.mentalbench import item_to_sample, load_items, mentalbench_samples
-from selfdx.datasets.mentalbench_schema import (
+from selfdx.datasets import hub
+from selfdx.datasets.mentalbench import sources as mentalbench_sources
+from selfdx.datasets.mentalbench.dataset import item_to_sample, load_items, mentalbench_samples
+from selfdx.datasets.mentalbench.schema import (
     DISORDER_NAMES,
     MentalBenchDataError,
     MentalBenchItem,
 )
-from selfdx.datasets.mentalbench_sources import (
+from selfdx.datasets.mentalbench.sources import (
     HF_REPO,
     HF_REVISION,
     MentalBenchSourceError,
@@ -26,7 +27,8 @@ from selfdx.datasets.mentalbench_sources import (
     read_demo,
 )
 from selfdx.errors import ArgumentError
-from selfdx.scorers.mentalbench_parsers import parse_strict, reference_gold
+from selfdx.scorers.mentalbench.reference_parser import reference_gold
+from selfdx.scorers.mentalbench.strict_parser import parse_strict
 
 RESOURCES = Path(__file__).resolve().parents[2] / "shared/mentalbench/resources"
 needs_resources = pytest.mark.skipif(
@@ -107,7 +109,7 @@ def test_counts_per_disorder_and_pair(items):
     assert len(pairs) == 87
     assert {per_code[(3, pair)] for pair in pairs} == {75}
     assert {per_code[(4, pair)] for pair in pairs} == {150}
-    # spec 1.5: D018 is the main disorder of 8 pairs, D014 is never a sub
+    # the published pairs: D018 is the main disorder of 8 pairs, D014 is never a sub
     assert sum(pair.startswith("D018-") for pair in pairs) == 8
     assert not any(pair.endswith("-D014") for pair in pairs)
 

@@ -9,15 +9,15 @@ import pytest
 from inspect_ai import list_tasks
 from inspect_ai.model import ChatMessageSystem, ChatMessageUser
 
-from selfdx.datasets.mentalkg import load_kg
-from selfdx.datasets.mentalkg_profiles import sample_profiles
+from selfdx.datasets.mentalkg.diagnosis_names import find_diagnosis_names
+from selfdx.datasets.mentalkg.model import load_kg
+from selfdx.datasets.mentalkg.profiles import sample_profiles
 from selfdx.inspect_tasks.mentalbench_generate import mentalbench_generate
+from selfdx.judge.grader_calls import GraderParseError
 from selfdx.providers.case_writer import case_writer
-from selfdx.scorers.case_grader import grader_prompt, parse_verdict
-from selfdx.scorers.diagnosis_names import find_diagnosis_names
-from selfdx.scorers.grader_calls import GraderParseError
-from selfdx.scorers.mentalbench_generate_scorer import length_bounds
-from selfdx.solvers.mentalbench_generate_prompts import (
+from selfdx.scorers.mentalbench.generate_scorer import length_bounds
+from selfdx.scorers.rubrics.case_grader import grader_prompt, parse_verdict
+from selfdx.solvers.mentalbench.generate_prompts import (
     render_profile,
     style_for,
     system_prompt,

@@ -11,10 +11,10 @@ import pytest
 from conftest import metric_value, scripted_model
 from inspect_ai import eval
 
-from selfdx.analysis.export_generated import ExportError, export_generated
+from selfdx.analysis.mentalbench.export_generated import ExportError, export_generated
 from selfdx.cli import main
-from selfdx.datasets.mentalkg import load_kg
-from selfdx.datasets.mentalkg_rules import check_profile, facts_from_published
+from selfdx.datasets.mentalkg.model import load_kg
+from selfdx.datasets.mentalkg.rules import check_profile, facts_from_published
 from selfdx.inspect_tasks.mentalbench import mentalbench
 from selfdx.inspect_tasks.mentalbench_generate import mentalbench_generate
 

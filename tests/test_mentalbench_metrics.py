@@ -8,12 +8,12 @@ import pytest
 from inspect_ai.scorer import SampleScore, Score, stderr
 
 from selfdx.scorers.key_metrics import key_means
-from selfdx.scorers.mentalbench_metrics import (
+from selfdx.scorers.mentalbench.metrics import (
     letter_overlap,
     mentalbench_metrics,
     ratio_with_stderr,
 )
-from selfdx.scorers.mentalbench_scorer import error_category, score_values
+from selfdx.scorers.mentalbench.scorer import error_category, score_values
 
 
 def fs(letters: str | None) -> frozenset[str] | None:

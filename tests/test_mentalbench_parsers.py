@@ -1,17 +1,14 @@
-"""MentalBench reply parsers: the released extraction (spec 3, every row) and the strict reader."""
+"""MentalBench reply parsers: the released extraction (row by row) and the strict reader."""
 
 from __future__ import annotations
 
 import pytest
 
-from selfdx.scorers.mentalbench_parsers import (
-    get_parser,
-    parse_reference,
-    parse_strict,
-    reference_gold,
-)
+from selfdx.scorers.mentalbench.parsers import get_parser
+from selfdx.scorers.mentalbench.reference_parser import parse_reference, reference_gold
+from selfdx.scorers.mentalbench.strict_parser import parse_strict
 
-# Options used throughout: option C is Schizophrenia, as in spec 3's "C) Schizophrenia" row.
+# Options used throughout: option C is Schizophrenia, as in the "C) Schizophrenia" row.
 PSYCHOSIS = (
     "Delusional Disorder",
     "Schizoaffective Disorder (Bipolar Type)",
@@ -30,7 +27,7 @@ def letters(parsed) -> str | None:
     return None if parsed.letters is None else "".join(sorted(parsed.letters))
 
 
-# Spec 3's table, row by row: (model output, letters the released code reads; None = empty set).
+# The released extraction row by row: (model output, letters it reads; None = empty set).
 REFERENCE_TABLE = [
     ("A.", "A"),
     ("C) Schizophrenia", "C"),

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 from inspect_ai import eval
 
-from selfdx.analysis.export_mentalbench import export_mentalbench, relative_file
+from selfdx.analysis.mentalbench.export import export_mentalbench, relative_file
 from selfdx.analysis.report import build_report
 from tests.conftest import SHARED, metric_value
 
@@ -92,7 +92,7 @@ def test_per_code_table_and_figures(logs, report):
 
 
 def released_gold(answer: str) -> set[str]:
-    """The released scripts' gold extraction (spec 3): cut at '.' or ')', word-bounded A-D."""
+    """The released scripts' gold extraction: cut at '.' or ')', word-bounded A-D."""
     prefix = re.split(r"[.)]", answer.strip().upper(), maxsplit=1)[0]
     return set(re.findall(r"\b[A-D]\b", prefix))
 

@@ -12,10 +12,10 @@ from inspect_ai import eval
 from inspect_ai.log import EvalLog, read_eval_log
 from inspect_ai.model import ChatMessageUser, ModelOutput, ModelUsage, get_model
 
-from selfdx.datasets.mentalbench_filters import normalise_types
+from selfdx.datasets.mentalbench.filters import normalise_types
 from selfdx.inspect_tasks.mentalbench import mentalbench
 from selfdx.providers.choice_policies import first_option, kg_overlap
-from selfdx.solvers.mentalbench_prompts import render_prompt, style_for
+from selfdx.solvers.mentalbench.prompts import render_prompt, style_for
 
 REPO = Path(__file__).resolve().parents[1]
 RESOURCES = Path(__file__).resolve().parents[2] / "shared/mentalbench/resources"

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from inspect_ai.model import ChatMessageUser
 
-from selfdx.datasets.mentalbench_schema import DISORDER_NAMES
-from selfdx.datasets.mentalkg import MentalKGError, duration_days, load_kg
-from selfdx.datasets.mentalkg_graph import differentials_of, groups_of, nodes_of_type
+from selfdx.datasets.mentalbench.schema import DISORDER_NAMES
+from selfdx.datasets.mentalkg.graph import differentials_of, groups_of, nodes_of_type
+from selfdx.datasets.mentalkg.model import MentalKGError, duration_days, load_kg
 from selfdx.providers.choice_policies import kg_overlap, load_profiles
-from selfdx.solvers.mentalbench_prompts import render_prompt
+from selfdx.solvers.mentalbench.prompts import render_prompt
 
 KG = Path(__file__).resolve().parents[2] / "shared/mentalbench/resources/knowledge_graph/EN"
 pytestmark = pytest.mark.skipif(not KG.is_dir(), reason=f"MentalKG is not at {KG}")

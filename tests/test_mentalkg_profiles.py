@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from selfdx.datasets.mentalbench_schema import MentalBenchItem
-from selfdx.datasets.mentalkg import duration_days, load_kg
-from selfdx.datasets.mentalkg_personas import OCCUPATIONS, sample_persona
-from selfdx.datasets.mentalkg_profiles import sample_profiles
-from selfdx.datasets.mentalkg_rules import check_profile, facts_from_profile, facts_from_published
-from selfdx.datasets.mentalkg_sampling import format_days, months_to_days, sample_days
+from selfdx.datasets.mentalbench.schema import MentalBenchItem
+from selfdx.datasets.mentalkg.model import duration_days, load_kg
+from selfdx.datasets.mentalkg.personas import OCCUPATIONS, sample_persona
+from selfdx.datasets.mentalkg.profiles import sample_profiles
+from selfdx.datasets.mentalkg.rules import check_profile, facts_from_profile, facts_from_published
+from selfdx.datasets.mentalkg.sampling import format_days, months_to_days, sample_days
 
 RESOURCES = Path(__file__).resolve().parents[2] / "shared/mentalbench/resources"
 KG = RESOURCES / "knowledge_graph/EN"
@@ -206,7 +206,7 @@ def test_personas():
 
 # ----------------------------------------------------------------- the published profiles
 
-# Option sets that experts re-drew with include/exclude lists (spec 7.1, stage 2).
+# Option sets that experts re-drew with include/exclude lists.
 RESAMPLED = {"D007", "D009", "D011", "D012", "D018", "D019"}
 # Seeds whose profile was edited after their options were drawn (found by these tests): the
 # options no longer match the edited symptoms.

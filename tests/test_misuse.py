@@ -1,4 +1,4 @@
-"""Misuse of tasks and commands (issue 13, class 6): each mistake gets one line that names the
+"""Misuse of tasks and commands : each mistake gets one line that names the
 argument, before any sample runs, and a non-zero exit; nothing is silently done instead."""
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from selfdx.analysis.judge_agreement import agreement, annotation_sample, read_j
 from selfdx.analysis.logs import find_runs
 from selfdx.cli import main
 from selfdx.errors import ArgumentError, SelfdxError
-from selfdx.scorers.mentalbench_scorer import mentalbench_scorer
-from selfdx.scorers.safe_psych_scorer import safe_psych_scorer
-from selfdx.solvers.safe_psych_trace import SafePsychTrace
+from selfdx.scorers.mentalbench.scorer import mentalbench_scorer
+from selfdx.scorers.safe_psych.scorer import safe_psych_scorer
+from selfdx.solvers.safe_psych.trace import SafePsychTrace
 from tests.conftest import REPO_ROOT
 
 JUDGE = {"grader": "selfdx/rules-judge"}
@@ -75,7 +75,13 @@ def mentalbench_log(tmp_path_factory):
         ),
         ("safe_psych", {"data": None}, "data: expected 'hf', 'demo' or the path"),
         ("safe_psych", {"data": "  "}, "data: expected 'hf', 'demo' or the path"),
-        ("safe_psych", {"strategy": "ask_first"}, "strategy: unknown strategy 'ask_first'"),
+        (
+            "safe_psych",
+            {"strategy": "ask_first"},
+            "strategy: expected one of full_info_no_abstention, full_info_abstention_aware, "
+            "sequential_info_neutral_prompting, sequential_info_abstention_aware, "
+            "structured_actions, got 'ask_first'",
+        ),
         ("safe_psych", {"scorers": "caution,style"}, "scorers: unknown 'style'"),
         ("safe_psych", {"revision": ""}, "revision: expected a Hub revision"),
         ("mentalbench", {"types": None}, "types: expected 1, 2, 3, 4, 4a or 4b"),
@@ -84,8 +90,16 @@ def mentalbench_log(tmp_path_factory):
         ("mentalbench", {"data": None}, "data: expected 'hf', 'demo', a resources/ folder"),
         ("mentalbench", {"seed": 1.5}, "seed: expected an integer, got 1.5"),
         ("mentalbench", {"seed": True}, "seed: expected an integer, got True"),
-        ("mentalbench", {"parser": "loose"}, "parser: 'loose' is not one of reference, strict"),
-        ("mentalbench", {"answer_format": "words"}, "answer_format: 'words' is not letters"),
+        (
+            "mentalbench",
+            {"parser": "loose"},
+            "parser: expected one of strict, reference, got 'loose'",
+        ),
+        (
+            "mentalbench",
+            {"answer_format": "words"},
+            "answer_format: expected one of letters, free_text, got 'words'",
+        ),
         ("mentalbench", {"include_truncated": "yes"}, "include_truncated: expected true or false"),
     ],
 )

@@ -21,9 +21,9 @@ import pytest
 
 from selfdx.cli import main as selfdx_main
 from selfdx.datasets.hub import HUB_PROBE_SECONDS, probe_hub
-from selfdx.datasets.mentalbench import load_items
-from selfdx.datasets.mentalbench_schema import MAX_QUESTION_CHARS, MentalBenchDataError
-from selfdx.datasets.mentalbench_sources import items_from_rows, read_demo
+from selfdx.datasets.mentalbench.dataset import load_items
+from selfdx.datasets.mentalbench.schema import MAX_QUESTION_CHARS, MentalBenchDataError
+from selfdx.datasets.mentalbench.sources import items_from_rows, read_demo
 from selfdx.datasets.safe_psych import (
     MAX_FIELD_CHARS,
     MAX_SECTION_CHARS,
@@ -361,7 +361,7 @@ HUB_SCRIPT = """
 import time
 from selfdx.datasets import hub
 from selfdx.datasets.hub import HUB_PROBE_SECONDS, probe_hub
-from selfdx.datasets.mentalbench import load_items
+from selfdx.datasets.mentalbench.dataset import load_items
 from selfdx.datasets.safe_psych import load_cases
 for load in (lambda: load_cases("hf"), lambda: load_items("hf")):
     start = time.perf_counter()

@@ -17,6 +17,7 @@ from inspect_ai.model import ChatMessageUser, GenerateConfig, RetryDecision, get
 from tenacity import RetryError
 
 from selfdx.datasets.safe_psych import load_cases
+from selfdx.judge.behaviour import JudgeParseError, judge_prompt, parse_judge_output
 from selfdx.providers.faults import (
     GARBAGE,
     FaultModel,
@@ -27,8 +28,7 @@ from selfdx.providers.faults import (
     InjectedTimeout,
 )
 from selfdx.providers.offline import POLICIES
-from selfdx.scorers.behaviour_judge import JudgeParseError, judge_prompt, parse_judge_output
-from selfdx.scorers.safe_psych_outcome import CUT_SHORT, HEADLINE_KEYS
+from selfdx.scorers.safe_psych.outcome import CUT_SHORT, HEADLINE_KEYS
 from tests.conftest import metric_value, sample_mean
 
 SP_SCORER = "safe_psych_scorer"

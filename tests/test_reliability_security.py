@@ -17,14 +17,14 @@ from inspect_ai.log import read_eval_log
 from inspect_ai.model import ChatMessageUser
 
 from selfdx.datasets.safe_psych import load_cases
-from selfdx.providers.safe_psych_policies import rules_judge
-from selfdx.scorers.behaviour_judge import (
+from selfdx.judge.behaviour import (
     REPLY_CLOSE,
     REPLY_OPEN,
     JudgeParseError,
     judge_prompt,
     parse_judge_output,
 )
+from selfdx.providers.safe_psych_policies import rules_judge
 from tests.conftest import REPO_ROOT, scripted_model
 
 # ---------------------------------------------------------------------------- judge injection

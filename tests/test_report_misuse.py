@@ -20,13 +20,13 @@ from hypothesis import strategies as st
 from inspect_ai import eval
 from inspect_ai.log import EvalLog, read_eval_log, write_eval_log
 
-from selfdx.analysis.export_mentalbench import export_mentalbench
-from selfdx.analysis.export_safe_psych import export_safe_psych
 from selfdx.analysis.logs import find_runs
+from selfdx.analysis.mentalbench.export import export_mentalbench
 from selfdx.analysis.metric_table import format_cell, seed_cell
 from selfdx.analysis.outputs import MANIFEST
 from selfdx.analysis.report import build_report
-from selfdx.datasets.mentalbench_schema import DISORDER_NAMES
+from selfdx.analysis.safe_psych.export import export_safe_psych
+from selfdx.datasets.mentalbench.schema import DISORDER_NAMES
 from selfdx.errors import SelfdxError
 from tests.conftest import REPO_ROOT, SHARED, scripted_model
 
@@ -340,7 +340,7 @@ def test_disorder_names_beside_codes(mixed):
     assert {"code", "disorder", "dataset"} <= set(by_code.columns)
     names = DISORDER_NAMES
     if KG.is_dir():
-        from selfdx.datasets.mentalkg import load_kg
+        from selfdx.datasets.mentalkg.model import load_kg
 
         names = {code: d.name for code, d in load_kg(KG).disorders.items()}
     for row in by_code.itertuples():

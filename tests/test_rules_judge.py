@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 from inspect_ai.model import ChatMessageUser
 
+from selfdx.judge.behaviour import judge_prompt, parse_judge_output
 from selfdx.providers.safe_psych_policies import rules_features, rules_judge
-from selfdx.scorers.behaviour_judge import judge_prompt, parse_judge_output
 
 
 @pytest.mark.parametrize(

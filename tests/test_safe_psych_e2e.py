@@ -13,12 +13,12 @@ import pytest
 from inspect_ai import eval
 
 from selfdx.datasets.icd10 import category, group
-from selfdx.solvers.safe_psych_prompts import STRATEGIES, is_full_info
+from selfdx.solvers.safe_psych.prompts import STRATEGIES, is_full_info
 from tests.conftest import REPO_ROOT, metric_value
 
 
 def independent_metrics(log) -> dict[str, float]:
-    """Spec 6 definitions (with the README's fixes), computed from the log's raw records."""
+    """The paper's definitions (with the README's fixes), computed from the log's raw records."""
     rows = []
     for sample in log.samples:
         turns = sample.store["SafePsychTrace:turns"]

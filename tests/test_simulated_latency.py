@@ -11,10 +11,10 @@ import time
 import pytest
 from inspect_ai.model import ChatMessageUser, GenerateConfig, get_model
 
+from selfdx.judge.behaviour import judge_prompt
 from selfdx.providers import simulated_latency
 from selfdx.providers.offline import POLICIES, _load_policies
 from selfdx.providers.simulated_latency import LatencyProfile, split_latency_args
-from selfdx.scorers.behaviour_judge import judge_prompt
 
 PROMPT = "Low mood and early waking for two months. More information may become available."
 

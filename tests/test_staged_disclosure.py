@@ -7,9 +7,9 @@ from inspect_ai import Task, eval
 from inspect_ai.dataset import MemoryDataset
 
 from selfdx.datasets.safe_psych import Case, case_to_sample
-from selfdx.scorers.safe_psych_scorer import safe_psych_metrics, safe_psych_scorer
-from selfdx.solvers.safe_psych_prompts import system_prompt, template
-from selfdx.solvers.staged_disclosure import staged_disclosure
+from selfdx.scorers.safe_psych.scorer import safe_psych_metrics, safe_psych_scorer
+from selfdx.solvers.safe_psych.prompts import system_prompt, template
+from selfdx.solvers.safe_psych.staged_disclosure import staged_disclosure
 from tests.conftest import metric_value, sample_mean, scripted_model
 
 DX = "PRIMARY_ANSWER: committed\nINFO_REQUEST: none\nICD_CODES: {code}\nDIAGNOSIS_NAMES: x"

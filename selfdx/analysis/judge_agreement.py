@@ -1,6 +1,6 @@
 """Judge validation: a blind annotation sample, and agreement of the judge with annotators.
 
-The human CSV follows the reference layout (spec 5.4): `annotation_id` and, for each field
+The human CSV follows the reference layout: `annotation_id` and, for each field
 PRIMARY_ANSWER, INFO_REQUEST and ACTION_CALC, one column per annotator (`<FIELD>__ann1`, ...)
 and the consensus (`<FIELD>__consensus`).
 """
@@ -20,8 +20,10 @@ from inspect_ai.log import read_eval_log
 from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa
 
 from selfdx.analysis.logs import read_samples
-from selfdx.errors import ArgumentError, SelfdxError, warn
-from selfdx.scorers.agreement_stats import label_agreement
+from selfdx.arguments import PositiveInt, checked
+from selfdx.datasets.behaviour_labels import AS_NONE
+from selfdx.errors import SelfdxError, warn
+from selfdx.judge.agreement import label_agreement
 
 FIELDS: dict[str, tuple[str, tuple[str, ...]]] = {
     "primary_answer": ("PRIMARY_ANSWER", ("committed", "differential", "none")),
@@ -29,7 +31,6 @@ FIELDS: dict[str, tuple[str, tuple[str, ...]]] = {
     "action": ("ACTION_CALC", ("diagnose", "clarify", "abstain")),
 }
 MISSING = {"", "nan", "none/null", "null"}
-AS_NONE = {"no", "n/a", "na", "not_applicable", "not applicable"}
 SAMPLE_SEED = 123
 
 
@@ -188,8 +189,7 @@ def annotation_sample(
     (seeded), so rare actions and every model/strategy are represented. Structured-action runs
     have no judge and are left out.
     """
-    if isinstance(n, bool) or not isinstance(n, int) or n <= 0:
-        raise ArgumentError(f"--n: expected a whole number of turns >= 1, got {n!r}")
+    checked("--n", n, PositiveInt, "expected a whole number of turns >= 1")
     strata: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
     unjudged = 0
     for path in logs:

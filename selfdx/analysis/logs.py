@@ -10,10 +10,10 @@ from __future__ import annotations
 import json
 import math
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from inspect_ai.log import (
     EvalLog,
@@ -33,6 +33,40 @@ BENCHMARKS = ("safe_psych", "mentalbench", "interview")
 # Samples read per call of `read_eval_log_samples_by_id`. Each call parses the log's zip directory
 # once (about 0.1 s for 25,000 samples); 1,000 MentalBench samples take about 75 MB.
 SAMPLE_BATCH = 1000
+
+
+# The columns that say what a row of a report table stands for.
+KEY_COLUMNS = ["model", "variant", "judge", "dataset"]
+
+
+class ConfigKey(NamedTuple):
+    """One configuration of the report: runs with equal keys are repeats (seeds) of it."""
+
+    benchmark: str
+    model: str
+    variant: str  # the strategy or the types run, with " · <group>" for a breakdown row
+    judge: str  # "" without a judge
+    dataset: str
+
+    def grouped(self, group: str | None) -> ConfigKey:
+        """The key of the breakdown row `group` of this configuration (itself for None)."""
+        return self if group is None else self._replace(variant=f"{self.variant} · {group}")
+
+    def columns(self) -> dict[str, str]:
+        """The key as the table columns `KEY_COLUMNS`."""
+        return {column: getattr(self, column) for column in KEY_COLUMNS}
+
+    def label(self, among: Collection[ConfigKey], variant: bool = False) -> str:
+        """The model, with the variant (when asked), the judge and the dataset wherever the
+        keys `among` differ in them: a legend entry of a figure."""
+        text = self.model
+        if variant and len({key.variant for key in among}) > 1:
+            text += f" · {self.variant}"
+        if self.judge and len({key.judge for key in among}) > 1:
+            text += f" (judge {self.judge})"
+        if len({key.dataset for key in among}) > 1:
+            text += f" [{self.dataset}]"
+        return text
 
 
 @dataclass
@@ -60,9 +94,9 @@ class Run:
     settings: dict[str, Any] = field(default_factory=dict)
 
     @property
-    def key(self) -> tuple[str, str, str, str, str]:
+    def key(self) -> ConfigKey:
         """Runs sharing this key are repeats (seeds) of one configuration (see `label_runs`)."""
-        return (self.benchmark, self.model, self.variant, self.judge or "", self.dataset)
+        return ConfigKey(self.benchmark, self.model, self.variant, self.judge or "", self.dataset)
 
     @property
     def is_demo(self) -> bool:
@@ -80,7 +114,7 @@ def variant_of(benchmark: str, task_args: dict[str, Any]) -> str:
     if benchmark == "safe_psych":
         return str(task_args.get("strategy", "sequential_info_abstention_aware"))
     if benchmark == "interview":
-        from selfdx.analysis.interview_report import interview_variant
+        from selfdx.analysis.interview.report import interview_variant
 
         return interview_variant(task_args)
     types = task_args.get("types")

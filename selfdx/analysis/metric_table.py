@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from selfdx.analysis.logs import Run
+from selfdx.analysis.logs import KEY_COLUMNS, ConfigKey, Run
 from selfdx.analysis.statistics import (
     bootstrap_interval,
     case_means,
@@ -17,9 +17,6 @@ from selfdx.analysis.statistics import (
     ratio_bootstrap_interval,
     t_interval,
 )
-
-ConfigKey = tuple[str, str, str, str, str]  # benchmark, model, variant, judge, dataset
-KEY_COLUMNS = ["model", "variant", "judge", "dataset"]
 
 
 @dataclass(frozen=True)
@@ -71,10 +68,7 @@ class MetricAccumulator:
         )
 
     def _key(self, run: Run, group: str | None) -> ConfigKey:
-        if group is None:
-            return run.key
-        benchmark, model, variant, judge, dataset = run.key
-        return (benchmark, model, f"{variant} · {group}", judge, dataset)
+        return run.key.grouped(group)
 
     def add_ratio(
         self,
@@ -138,15 +132,12 @@ class MetricAccumulator:
 def long_frame(cells: dict[ConfigKey, dict[str, Cell]]) -> pd.DataFrame:
     """One row per configuration and metric (the CSV layout)."""
     rows = []
-    for (benchmark, model, variant, judge, dataset), metrics in cells.items():
+    for key, metrics in cells.items():
         for metric, cell in metrics.items():
             rows.append(
                 {
-                    "benchmark": benchmark,
-                    "model": model,
-                    "variant": variant,
-                    "judge": judge or "",
-                    "dataset": dataset,
+                    "benchmark": key.benchmark,
+                    **key.columns(),
                     "metric": metric,
                     "value": cell.value,
                     "ci_low": cell.low,
@@ -179,11 +170,10 @@ def format_cell(cell: Cell) -> str:
 def wide_frame(cells: dict[ConfigKey, dict[str, Cell]], metrics: list[str]) -> pd.DataFrame:
     """One row per configuration, one column per metric, cells as text (Markdown and HTML)."""
     rows = []
-    for (_, model, variant, judge, dataset), row in cells.items():
+    for key, row in cells.items():
         runs = max((cell.runs for cell in row.values()), default=0)
         values = {m: format_cell(row[m]) if m in row else "–" for m in metrics}
-        keys = {"model": model, "variant": variant, "judge": judge or "–", "dataset": dataset}
-        rows.append({**keys, "runs": str(runs), **values})
+        rows.append({**key.columns(), "judge": key.judge or "–", "runs": str(runs), **values})
     return pd.DataFrame(rows, columns=[*KEY_COLUMNS, "runs", *metrics])
 
 

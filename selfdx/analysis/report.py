@@ -14,7 +14,7 @@ from selfdx.analysis.figures import Figure
 from selfdx.analysis.logs import Run, find_runs, stream_samples
 from selfdx.analysis.metric_table import frame_markdown, long_frame, text_frame, wide_frame
 from selfdx.analysis.outputs import finish, previous_files
-from selfdx.analysis.safe_psych_report import SafePsychCollector
+from selfdx.analysis.safe_psych.report import SafePsychCollector
 from selfdx.errors import SelfdxError, warn
 
 TITLES = {"safe_psych": "Safe-Psych", "mentalbench": "MentalBench", "interview": "Interview"}
@@ -24,11 +24,11 @@ def collectors() -> dict[str, object]:
     """One collector per benchmark (MentalBench's is loaded only if available)."""
     found: dict[str, object] = {"safe_psych": SafePsychCollector()}
     try:
-        from selfdx.analysis.mentalbench_report import MentalBenchCollector
+        from selfdx.analysis.mentalbench.report import MentalBenchCollector
     except ImportError:
         return found
     found["mentalbench"] = MentalBenchCollector()
-    from selfdx.analysis.interview_report import InterviewCollector
+    from selfdx.analysis.interview.report import InterviewCollector
 
     found["interview"] = InterviewCollector()
     return found
@@ -243,7 +243,9 @@ def _breakable(text: object) -> str:
 
 
 def _table_html(table: pd.DataFrame) -> str:
-    """The same cells as the Markdown table, in a box that scrolls when the page is narrow."""
+    """The Markdown table's cells (`text_frame`, the one cell format of both), in a box that
+    scrolls when the page is narrow."""
+    table = text_frame(table)
     head = "".join(f"<th>{_breakable(name)}</th>" for name in table.columns)
     body = "".join(
         "<tr>" + "".join(f"<td>{_breakable(cell)}</td>" for cell in row) + "</tr>"

@@ -1,6 +1,6 @@
 """ICD-10 code handling: normalisation, extraction from text, and the three comparison levels.
 
-Levels follow the Safe-Psych protocol (spec 6.4):
+Levels follow the Safe-Psych protocol (the paper's three ICD-10 levels):
 - full code: the 3-character category plus the first character after the dot, when the gold
   code has a decimal part (F31.11 matches F31.1; F31 does not); a gold code without a decimal
   is compared at the category level;

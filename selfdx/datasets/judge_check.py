@@ -25,17 +25,14 @@ from typing import Any
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
+from selfdx.datasets.behaviour_labels import AS_NONE, LABELS, LIST_KEYS, Action
 from selfdx.datasets.csv_files import read_csv_rows, read_utf8
+from selfdx.datasets.paths import DEMO_DIR
 from selfdx.errors import SelfdxError, warn
 
-DEMO_FILE = Path(__file__).parent / "demo" / "judge_check.jsonl"
-CHOICES = {
-    "primary_answer": ("committed", "differential", "none"),
-    "info_request": ("specific", "generic_only", "none"),
-    "action": ("diagnose", "clarify", "abstain"),
-}
-LIST_FIELDS = ("icd_codes", "diagnosis_names")
-AS_NONE = {"no", "n/a", "na", "not_applicable", "not applicable"}
+DEMO_FILE = DEMO_DIR / "judge_check.jsonl"
+# Labels as a file may write them (the action in lower case).
+CHOICES = {**LABELS, "action": tuple(action.lower() for action in Action)}
 MAX_REPLY_CHARS = 100_000
 MAX_FIELD_CHARS = 2_000
 BLIND_COLUMNS = ("annotation_id", "model_output_raw")
@@ -179,7 +176,7 @@ def read_annotation_csv(path: Path) -> list[Sample]:
         where = f"{path}: row {number}"
         labels = {
             field: row.get(f"annotator_{field}")
-            for field in ("primary_answer", "info_request", "action", *LIST_FIELDS)
+            for field in ("primary_answer", "info_request", "action", *LIST_KEYS)
         }
         if not any((value or "").strip() for value in labels.values()):
             blank += 1
@@ -198,7 +195,7 @@ def read_annotation_csv(path: Path) -> list[Sample]:
             "category": row.get("category") or key.get("strategy") or "all",
             **{f: labels[f] for f in ("primary_answer", "info_request", "action")},
         }
-        for field in LIST_FIELDS:
+        for field in LIST_KEYS:
             if f"annotator_{field}" in columns:
                 record[field] = labels[field] or ""
         if key.get("step_index", "").isdigit():

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+# The small synthetic data sets bundled with the package.
+DEMO_DIR = Path(__file__).parent / "demo"
+
 # Folder entries named in a message before "and N more".
 SHOWN_ENTRIES = 6
 

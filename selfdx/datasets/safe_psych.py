@@ -1,8 +1,8 @@
 """Safe-Psych cases: load the published CSV (local file or Hugging Face), validate, label.
 
 Each case becomes one Inspect `Sample`. Its metadata carries the compacted sections (empty
-sections dropped, the rest renumbered 1..T, spec 1.2), the gold sufficiency, the earliest
-sufficient section and the gold per-stage action labels (spec 2).
+sections dropped, the rest renumbered 1..T), the gold sufficiency, the earliest
+sufficient section and the gold per-stage action labels .
 """
 
 from __future__ import annotations
@@ -10,14 +10,15 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
+from selfdx.datasets.behaviour_labels import Action
 from selfdx.datasets.csv_files import read_csv_rows
 from selfdx.datasets.hub import load_from_hub
 from selfdx.datasets.icd10 import gold_code_problem, normalize_code
-from selfdx.datasets.paths import columns_found, what_is_there
+from selfdx.datasets.paths import DEMO_DIR, columns_found, what_is_there
 from selfdx.errors import SelfdxError
 
 logger = logging.getLogger(__name__)
@@ -28,7 +29,7 @@ HF_SPLIT = "train"
 # so the pin is the branch name; pass `revision=<commit sha>` to pin a snapshot exactly.
 HF_REVISION = "main"
 
-DEMO_CSV = Path(__file__).parent / "demo" / "safe_psych_demo.csv"
+DEMO_CSV = DEMO_DIR / "safe_psych_demo.csv"
 
 SECTION_COLUMNS: tuple[str, ...] = (
     "presenting_symptoms",
@@ -49,7 +50,6 @@ REQUIRED_COLUMNS: tuple[str, ...] = (
     "earliest_sufficient_section",
 )
 
-GoldAction = Literal["Diagnose", "Clarify", "Abstain"]
 
 # Longest section accepted, in characters (about 25,000 tokens, far above a real note section).
 # A longer field is nearly always a broken file (an unclosed quote swallows the rows after it);
@@ -88,12 +88,12 @@ class Case:
         return len(self.sections)
 
     @property
-    def gold_labels(self) -> list[GoldAction]:
+    def gold_labels(self) -> list[Action]:
         return gold_stage_labels(self.sufficient, self.earliest_sufficient_section, self.num_stages)
 
 
-def gold_stage_labels(sufficient: bool, earliest: int | None, num_stages: int) -> list[GoldAction]:
-    """Gold action per stage 1..T (spec 2).
+def gold_stage_labels(sufficient: bool, earliest: int | None, num_stages: int) -> list[Action]:
+    """Gold action per stage 1..T.
 
     Sufficient with earliest section tau: Clarify before tau, Diagnose from tau on.
     Insufficient: Clarify on stages 1..T-1, Abstain on the last stage.
@@ -103,8 +103,10 @@ def gold_stage_labels(sufficient: bool, earliest: int | None, num_stages: int) -
     if sufficient:
         if earliest is None or not 1 <= earliest <= num_stages:
             raise ValueError(f"earliest sufficient section {earliest} outside 1..{num_stages}")
-        return ["Clarify" if t < earliest else "Diagnose" for t in range(1, num_stages + 1)]
-    return ["Clarify"] * (num_stages - 1) + ["Abstain"]
+        return [
+            Action.CLARIFY if t < earliest else Action.DIAGNOSE for t in range(1, num_stages + 1)
+        ]
+    return [Action.CLARIFY] * (num_stages - 1) + [Action.ABSTAIN]
 
 
 def _parse_agreement(value: str, column: str, where: str) -> bool:

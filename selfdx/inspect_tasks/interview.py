@@ -8,21 +8,24 @@ from the profile's facts. See the README section "Interview: `selfdx/interview`"
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
 from inspect_ai.model import GenerateConfig
 
 import selfdx.gc_tuning  # noqa: F401  (registers the GC freeze hook for selfdx tasks)
-from selfdx.arguments import NonNegativeInt, checked, positive_int, text
-from selfdx.datasets.interview_cases import GENERATORS, VARIANTS, case_to_sample, load_cases
+from selfdx.arguments import NonNegativeInt, checked, choice, positive_int, text
+from selfdx.datasets.identity import samples_sha256
+from selfdx.datasets.interview.cases import VARIANTS, case_to_sample, load_cases
+from selfdx.datasets.mentalbench.schema import AnswerFormat, Generator
 from selfdx.errors import ArgumentError
-from selfdx.scorers.interview_scorer import interview_scorer
-from selfdx.solvers.interview import interview as interview_solver
-from selfdx.solvers.interview_prompts import ANSWER_FORMATS, FULL_TEXTS, MODES, check_choice
+from selfdx.scorers.interview.scorer import interview_scorer
+from selfdx.solvers.interview.prompts import FullText, Mode
+from selfdx.solvers.interview.solver import interview as interview_solver
 
 TASK_VERSION = "1-A"
-CASE_SOURCES: tuple[str, ...] = ("published", "sampled", "both")
+CaseSource = Literal["published", "sampled", "both"]
 
 
 def normalise_types(types: object) -> list[str]:
@@ -79,11 +82,11 @@ def interview(
         full_text: what mode=full shows: "profile" (every fact in the patient's words) or
             "narrative" (the published MentalBench case text; profile where there is none).
     """
-    check_choice("mode", mode, MODES)
-    check_choice("answer_format", answer_format, ANSWER_FORMATS)
-    check_choice("cases", cases, CASE_SOURCES)
-    check_choice("generator", generator, GENERATORS)
-    check_choice("full_text", full_text, FULL_TEXTS)
+    choice("mode", mode, Mode)
+    choice("answer_format", answer_format, AnswerFormat)
+    choice("cases", cases, CaseSource)
+    choice("generator", generator, Generator)
+    choice("full_text", full_text, FullText)
     checked("max_questions", max_questions, NonNegativeInt, "expected a whole number >= 0")
     positive_int("n_sampled", n_sampled)
     checked("seed", seed, int, "expected an integer")
@@ -93,8 +96,9 @@ def interview(
     if not chosen:
         raise ArgumentError(f"data: no interview cases for types {','.join(variants)} in {data!r}")
     budget = max_questions if mode == "interview" else 0
+    samples = [case_to_sample(c) for c in chosen]
     return Task(
-        dataset=MemoryDataset([case_to_sample(c) for c in chosen], name="interview", location=data),
+        dataset=MemoryDataset(samples, name="interview", location=data),
         solver=interview_solver(data, mode, max_questions, answer_format, full_text),
         scorer=interview_scorer(data),
         config=GenerateConfig(max_tokens=512),
@@ -107,5 +111,7 @@ def interview(
             "answer_format": answer_format,
             "variants": variants,
             "cases": "demo" if data == "demo" else cases,
+            "data_source": data,
+            "data_sha256": samples_sha256(samples),
         },
     )

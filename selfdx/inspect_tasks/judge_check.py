@@ -13,8 +13,8 @@ import selfdx.gc_tuning  # noqa: F401  (registers the GC freeze hook for selfdx 
 from selfdx.arguments import flag, positive_int, require_role, text
 from selfdx.datasets.identity import samples_sha256
 from selfdx.datasets.judge_check import judge_check_dataset
-from selfdx.scorers.judge_check import judge_check_scorer
-from selfdx.scorers.judge_panel import panel_roles, require_panel
+from selfdx.judge.panel import panel_roles, require_panel
+from selfdx.scorers.judge_check.scorer import judge_check_scorer
 
 TASK_VERSION = "1-A"
 

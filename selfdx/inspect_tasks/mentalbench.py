@@ -10,14 +10,14 @@ from inspect_ai.solver import generate
 
 from selfdx.arguments import checked, flag, require_role, text
 from selfdx.datasets.identity import data_source, samples_sha256
-from selfdx.datasets.mentalbench import HF_REPO, HF_REVISION, mentalbench_samples
-from selfdx.datasets.mentalbench_filters import normalise_types, types_of
+from selfdx.datasets.mentalbench.dataset import HF_REPO, HF_REVISION, mentalbench_samples
+from selfdx.datasets.mentalbench.filters import normalise_types, types_of
 from selfdx.errors import ArgumentError
-from selfdx.scorers.diagnosis_agreement import diagnosis_agreement
-from selfdx.scorers.mentalbench_metrics import mentalbench_metrics
-from selfdx.scorers.mentalbench_parsers import get_parser
-from selfdx.scorers.mentalbench_scorer import mentalbench_scorer
-from selfdx.solvers.mentalbench_prompts import (
+from selfdx.scorers.mentalbench.metrics import mentalbench_metrics
+from selfdx.scorers.mentalbench.parsers import get_parser
+from selfdx.scorers.mentalbench.scorer import mentalbench_scorer
+from selfdx.scorers.rubrics.diagnosis_agreement import diagnosis_agreement
+from selfdx.solvers.mentalbench.prompts import (
     check_answer_format,
     check_style,
     mentalbench_prompt,

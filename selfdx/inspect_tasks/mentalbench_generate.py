@@ -19,18 +19,18 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.solver import generate
 
 from selfdx.arguments import checked, flag, positive_int, require_role, text
-from selfdx.datasets.mentalbench_filters import normalise_disorders, normalise_types
-from selfdx.datasets.mentalkg import PUBLISHED_COUNTS, load_kg
-from selfdx.datasets.mentalkg_profile_model import CaseProfile
-from selfdx.datasets.mentalkg_profiles import sample_profiles
+from selfdx.datasets.mentalbench.filters import normalise_disorders, normalise_types
+from selfdx.datasets.mentalkg.model import PUBLISHED_COUNTS, load_kg
+from selfdx.datasets.mentalkg.profile_model import CaseProfile
+from selfdx.datasets.mentalkg.profiles import sample_profiles
 from selfdx.errors import ArgumentError
-from selfdx.scorers.mentalbench_generate_scorer import (
+from selfdx.scorers.mentalbench.generate_scorer import (
     DEFAULT_SLACK,
     check_grade,
     length_bounds,
     mentalbench_case_checks,
 )
-from selfdx.solvers.mentalbench_generate_prompts import case_writing_prompt, check_style
+from selfdx.solvers.mentalbench.generate_prompts import case_writing_prompt, check_style
 
 TASK_VERSION = "1-A"
 

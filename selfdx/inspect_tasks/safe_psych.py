@@ -10,12 +10,13 @@ from selfdx.arguments import flag, positive_int, require_role, text
 from selfdx.datasets.identity import data_source, samples_sha256
 from selfdx.datasets.safe_psych import HF_DATASET, HF_REVISION, safe_psych_dataset
 from selfdx.errors import ArgumentError
-from selfdx.scorers.caution import caution
-from selfdx.scorers.diagnosis_agreement import diagnosis_agreement
-from selfdx.scorers.judge_panel import judge_panel_agreement, panel_roles, require_panel
-from selfdx.scorers.safe_psych_scorer import safe_psych_scorer
-from selfdx.solvers.safe_psych_prompts import check_strategy
-from selfdx.solvers.staged_disclosure import staged_disclosure
+from selfdx.judge.panel import panel_roles, require_panel
+from selfdx.scorers.rubrics.caution import caution
+from selfdx.scorers.rubrics.diagnosis_agreement import diagnosis_agreement
+from selfdx.scorers.safe_psych.panel_agreement import judge_panel_agreement
+from selfdx.scorers.safe_psych.scorer import safe_psych_scorer
+from selfdx.solvers.safe_psych.prompts import check_strategy
+from selfdx.solvers.safe_psych.staged_disclosure import staged_disclosure
 
 TASK_VERSION = "1-A"
 RUBRICS = {"caution": caution, "diagnosis_agreement": diagnosis_agreement}

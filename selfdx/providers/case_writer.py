@@ -17,9 +17,9 @@ from typing import Any
 
 from inspect_ai.model import ChatMessage
 
+from selfdx.datasets.mentalkg.diagnosis_names import find_diagnosis_names
 from selfdx.providers.offline import offline_policy
-from selfdx.scorers.diagnosis_names import find_diagnosis_names
-from selfdx.solvers.mentalbench_generate_prompts import PROFILE_END, PROFILE_START
+from selfdx.solvers.mentalbench.generate_prompts import PROFILE_END, PROFILE_START
 
 WORDS = re.compile(r"about (\d+)-(\d+) words")
 # What is left of a redacted name such as "bipolar II disorder" -> "that condition II disorder".

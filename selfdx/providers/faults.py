@@ -42,8 +42,8 @@ from tenacity import wait_fixed
 from tenacity.wait import WaitBaseT
 
 from selfdx.errors import ArgumentError
+from selfdx.judge.behaviour import REPLY_CLOSE, REPLY_OPEN
 from selfdx.providers.offline import OfflineModel, offline_model, usage_for
-from selfdx.scorers.behaviour_judge import REPLY_CLOSE, REPLY_OPEN
 
 # Judge answers a broken grader gives: refusal, truncation, JSON, an invalid value, a
 # contradiction, noise. None of them parses as the judge's four-line format.

@@ -26,7 +26,8 @@ from typing import Any
 
 from inspect_ai.model import ChatMessage
 
-from selfdx.datasets.interview_facts import (
+from selfdx.datasets.interview.demo_graph import demo_kg
+from selfdx.datasets.interview.facts import (
     Fact,
     criteria_check,
     duration_fact,
@@ -34,8 +35,7 @@ from selfdx.datasets.interview_facts import (
     requirement_fact,
     stressor_fact,
 )
-from selfdx.datasets.interview_kg import demo_kg
-from selfdx.datasets.mentalkg import MentalKG, load_kg
+from selfdx.datasets.mentalkg.model import MentalKG, load_kg
 from selfdx.providers.kg_patient import stems
 from selfdx.providers.offline import offline_policy
 
@@ -136,7 +136,7 @@ def unique(facts: list[Fact]) -> list[Fact]:
 
 
 def days_of(text: str) -> int:
-    from selfdx.datasets.mentalkg import duration_days
+    from selfdx.datasets.mentalkg.model import duration_days
 
     try:
         return duration_days(text)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from selfdx.datasets.icd10 import extract_codes
-from selfdx.scorers.caution_rubric import criteria
+from selfdx.scorers.rubrics.caution_rubric import criteria
 
 RISK_IN_NOTE = (
     "suicid",

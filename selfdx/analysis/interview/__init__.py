@@ -1,0 +1,1 @@
+"""`selfdx/interview` in `selfdx report`, and `selfdx export interview`."""

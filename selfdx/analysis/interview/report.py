@@ -1,0 +1,278 @@
+"""`selfdx/interview` in `selfdx report`, and `selfdx export interview` (transcripts).
+
+Report section: every metric per configuration (model x mode x types) with 95% intervals, the
+same by type; the static-interactive gap (accuracy with the whole profile, after the interview
+and from the opening alone, for each model and case set run in all three modes); accuracy by
+fact recall at the answer; and two figures (accuracy by mode; accuracy against fact recall).
+
+Export: `transcripts.jsonl` (one JSON object per case: identifiers, answer, scores, and every
+turn with the question, what the patient said and what the interviewer was shown, the ids
+revealed and the leaks) and `transcripts.md` (the same, readable).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from inspect_ai.log import EvalSample
+
+from selfdx.analysis.figures import Figure, save, subplots
+from selfdx.analysis.logs import ConfigKey, Run, read_samples, score_values
+from selfdx.analysis.metric_table import MetricAccumulator
+from selfdx.analysis.outputs import finish, start_export
+from selfdx.errors import SelfdxError
+
+SCORER = "interview_scorer"
+MODE_ORDER = ("full", "interview", "initial")  # as the figure and table show them
+RECALL_BINS = (0.0, 0.25, 0.5, 0.75, 1.0001)
+METRIC_GROUPS = {
+    "Diagnosis": ["accuracy", "criteria_call", "premature", "no_answer", "declined"],
+    "Eliciting": ["questions", "fact_recall", "critical_recall"],
+    "Patient": ["patient_leaks", "excluded"],
+}
+TYPE_LABELS = {"1": "Type 1", "2": "Type 2", "4a": "Type 4a", "4b": "Type 4b"}
+
+
+def interview_variant(task_args: dict[str, Any]) -> str:
+    """The row label of a run: mode, types, and what differs from the defaults."""
+    mode = task_args.get("mode", "interview")
+    types = task_args.get("types", "1,2")
+    if isinstance(types, list | tuple):
+        types = ",".join(str(t) for t in types)
+    label = f"{mode}, types {types}"
+    if mode == "interview" and task_args.get("max_questions", 12) != 12:
+        label += f", {task_args['max_questions']} questions"
+    if task_args.get("answer_format") == "free_text":
+        label += ", free text"
+    if task_args.get("cases", "published") != "published" and task_args.get("data") != "demo":
+        label += f", {task_args['cases']} cases"
+    return label
+
+
+def without_mode(variant: str) -> str:
+    return variant.split(", ", 1)[1] if ", " in variant else ""
+
+
+class InterviewCollector:
+    """Accumulates interview samples from many runs."""
+
+    benchmark = "interview"
+
+    def __init__(self) -> None:
+        self.metrics = MetricAccumulator()
+        self.modes: dict[ConfigKey, str] = {}
+        # interview-mode configs: fact-recall bin -> [correct, cases]
+        self.recall: dict[ConfigKey, dict[int, list[float]]] = defaultdict(
+            lambda: defaultdict(lambda: [0.0, 0.0])
+        )
+
+    def add(self, run: Run, sample: EvalSample) -> None:
+        values = score_values(sample, SCORER)
+        if not values:
+            return
+        meta = sample.metadata or {}
+        cluster = meta.get("seed_group", sample.id)
+        variant = str(meta.get("variant", ""))
+        for group in (None, TYPE_LABELS.get(variant)) if variant in TYPE_LABELS else (None,):
+            for name, value in values.items():
+                # a mean over cases (as the task reports it), resampled by seed profile
+                if not math.isnan(value):
+                    self.metrics.add_ratio(run, cluster, name, value, 1.0, group)
+        mode = str(run.task_args.get("mode", "interview"))
+        self.modes[run.key] = mode
+        recall, correct = values.get("fact_recall", math.nan), values.get("accuracy", math.nan)
+        if mode == "interview" and not math.isnan(recall) and not math.isnan(correct):
+            index = int(np.digitize(recall, RECALL_BINS)) - 1
+            pair = self.recall[run.key][index]
+            pair[0] += correct
+            pair[1] += 1
+
+    def cells(self):
+        return self.metrics.cells()
+
+    def metric_groups(self) -> dict[str, list[str]]:
+        return METRIC_GROUPS
+
+    def gap_frame(self, cells) -> pd.DataFrame:
+        """Accuracy in each mode per (model, case set), and the gaps between them."""
+        rows: dict[tuple[str, str, str, str], dict[str, float]] = defaultdict(dict)
+        for key, mode in self.modes.items():
+            _, model, variant, judge, dataset = key
+            cell = cells.get(key, {}).get("accuracy")
+            if cell is not None:
+                rows[(model, without_mode(variant), judge, dataset)][mode] = cell.value
+        table = []
+        for (model, cases, _, dataset), by_mode in sorted(rows.items()):
+            full, talk, first = (by_mode.get(m, math.nan) for m in MODE_ORDER)
+            span = full - first
+            table.append(
+                {
+                    "model": model,
+                    "cases": cases,
+                    "dataset": dataset,
+                    "full": full,
+                    "interview": talk,
+                    "initial": first,
+                    "static-interactive gap": full - talk,
+                    "share of the gap recovered": (talk - first) / span if span else math.nan,
+                }
+            )
+        return pd.DataFrame(table)
+
+    def recall_frame(self) -> pd.DataFrame:
+        rows = []
+        for key, bins in sorted(self.recall.items()):
+            _, model, variant, _, dataset = key
+            for index, (correct, cases) in sorted(bins.items()):
+                low, high = RECALL_BINS[index], min(1.0, RECALL_BINS[index + 1])
+                rows.append(
+                    {
+                        "model": model,
+                        "variant": variant,
+                        "dataset": dataset,
+                        "fact recall": f"{low:.2f}-{high:.2f}",
+                        "cases": int(cases),
+                        "accuracy": correct / cases if cases else math.nan,
+                    }
+                )
+        return pd.DataFrame(rows)
+
+    def extra_tables(self) -> dict[str, pd.DataFrame]:
+        tables = {"static_interactive_gap": self.gap_frame(self.cells())}
+        recall = self.recall_frame()
+        if not recall.empty:
+            tables["accuracy_by_fact_recall"] = recall
+        return {name: frame for name, frame in tables.items() if not frame.empty}
+
+    def figures(self, out_dir: Path, cells) -> list[Figure]:
+        figures = []
+        gap = self.gap_frame(cells)
+        if not gap.empty:
+            figures.append(self._accuracy_by_mode(out_dir, gap))
+        recall = self.recall_frame()
+        if not recall.empty:
+            figures.append(self._recall_figure(out_dir, recall))
+        return figures
+
+    def _accuracy_by_mode(self, out_dir: Path, gap: pd.DataFrame) -> Figure:
+        fig, axes = subplots(1, width=max(6.0, 1.5 * len(gap) + 3))
+        ax = axes[0]
+        width = 0.8 / len(MODE_ORDER)
+        for index, mode in enumerate(MODE_ORDER):
+            positions = np.arange(len(gap)) + index * width - 0.4 + width / 2
+            ax.bar(positions, np.nan_to_num(gap[mode].to_numpy(float)), width, label=mode)
+        labels = [f"{m}\n{c}" for m, c in zip(gap["model"], gap["cases"], strict=True)]
+        ax.set_xticks(range(len(gap)), labels, fontsize=7)
+        ax.set(ylabel="accuracy", ylim=(0, 1.05))
+        ax.legend(fontsize=7)
+        return save(
+            fig,
+            out_dir,
+            "interview_accuracy_by_mode",
+            "Accuracy by mode",
+            "Whole profile at once (full), after the interview, and from the opening alone.",
+        )
+
+    def _recall_figure(self, out_dir: Path, recall: pd.DataFrame) -> Figure:
+        fig, axes = subplots(1)
+        ax = axes[0]
+        for (model, variant, _), part in recall.groupby(["model", "variant", "dataset"]):
+            ax.plot(part["fact recall"], part["accuracy"], marker="o", label=f"{model} {variant}")
+        ax.set(xlabel="fact recall at the answer", ylabel="accuracy", ylim=(0, 1.05))
+        ax.legend(fontsize=6)
+        return save(
+            fig,
+            out_dir,
+            "interview_accuracy_by_fact_recall",
+            "Accuracy against fact recall",
+            "Interview runs: accuracy of the cases in each band of elicited facts.",
+        )
+
+
+def transcript(sample: EvalSample, model: str, path: str) -> dict[str, Any]:
+    """One case as a plain record: identifiers, answer, scores and every turn."""
+    store = sample.store or {}
+    meta = sample.metadata or {}
+    case = meta.get("case") or {}
+    turns = []
+    for turn in store.get("InterviewTrace:turns", []):
+        patient = turn.get("patient") or {}
+        turns.append(
+            {
+                "interviewer": turn.get("interviewer"),
+                "action": turn.get("action"),
+                "question": turn.get("question"),
+                "patient_said": patient.get("raw"),
+                "interviewer_heard": patient.get("shown"),
+                "revealed": patient.get("revealed", []),
+                "unknown_ids": patient.get("unknown_ids", []),
+                "diagnosis_names": patient.get("diagnosis_names", []),
+            }
+        )
+    return {
+        "log": path,
+        "model": model,
+        "sample_id": sample.id,
+        "epoch": sample.epoch,
+        "mode": store.get("InterviewTrace:mode"),
+        "variant": meta.get("variant"),
+        "key": case.get("key"),
+        "gold": case.get("gold"),
+        "gold_name": case.get("gold_name"),
+        "criteria_met": case.get("criteria_met"),
+        "opening": store.get("InterviewTrace:opening"),
+        "turns": turns,
+        "stop_reason": store.get("InterviewTrace:stop_reason"),
+        "diagnosis": store.get("InterviewTrace:diagnosis_text"),
+        "diagnosis_code": store.get("InterviewTrace:diagnosis_code"),
+        "criteria_claim": store.get("InterviewTrace:criteria_claim"),
+        "elicited": store.get("InterviewTrace:elicited", []),
+        "scores": score_values(sample, SCORER),
+        "error": sample.error.message if sample.error else None,
+    }
+
+
+def markdown(record: dict[str, Any]) -> str:
+    lines = [
+        f"## {record['sample_id']} ({record['model']}, {record['mode']})",
+        "",
+        f"Key: {record['gold_name']} ({record['gold']}); criteria met on the whole profile: "
+        f"{record['criteria_met']}.",
+        "",
+        f"> {record['opening']}".replace("\n", "\n> "),
+        "",
+    ]
+    for turn in record["turns"]:
+        lines.append(f"**Interviewer:** {turn['interviewer']}".replace("\n", " / "))
+        if turn["interviewer_heard"] is not None:
+            revealed = ", ".join(turn["revealed"]) or "none"
+            lines.append(f"**Patient:** {turn['interviewer_heard']} *(revealed: {revealed})*")
+        lines.append("")
+    scores = ", ".join(f"{k} {v:g}" for k, v in record["scores"].items() if not math.isnan(v))
+    lines += [f"Ended: {record['stop_reason']}. Scores: {scores}.", "", ""]
+    return "\n".join(lines)
+
+
+def export_interview(logs: list[str], out_dir: str | Path, force: bool = False) -> list[Path]:
+    """Write the transcripts of the interview runs in `logs`; return the files written."""
+    out = Path(out_dir)
+    headers = start_export(logs, out, force, "export interview", "interview")
+    records = []
+    for path, header in headers.items():
+        records += [transcript(s, header.eval.model, path) for s in read_samples(path)]
+    if not records:
+        raise SelfdxError(f"no selfdx/interview samples in {', '.join(headers)}")
+    out.mkdir(parents=True, exist_ok=True)
+    jsonl, md = out / "transcripts.jsonl", out / "transcripts.md"
+    with jsonl.open("w", encoding="utf-8") as handle:
+        for record in records:
+            handle.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")
+    md.write_text("# Interview transcripts\n\n" + "".join(map(markdown, records)), "utf-8")
+    finish(out, "export interview", [jsonl, md])
+    return [jsonl, md]

@@ -1,0 +1,1 @@
+"""MentalBench in `selfdx report`, and the exports of choice and generation logs."""

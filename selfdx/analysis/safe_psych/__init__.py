@@ -1,0 +1,1 @@
+"""Safe-Psych in `selfdx report` and `selfdx export safe-psych`."""

@@ -1,0 +1,353 @@
+"""Safe-Psych part of `selfdx report`: metric table and the paper's figures."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from inspect_ai.log import EvalSample
+from sklearn.metrics import cohen_kappa_score
+
+from selfdx.analysis.figures import STAGE_AXIS, Figure, save, stage_label, subplots
+from selfdx.analysis.logs import ConfigKey, Run, score_values
+from selfdx.analysis.metric_table import Cell, MetricAccumulator
+from selfdx.scorers.rubrics.caution_rubric import criteria
+from selfdx.scorers.rubrics.diagnosis_agreement import SAFE_PSYCH_KEYS as AGREEMENT_KEYS
+from selfdx.scorers.safe_psych.outcome import (
+    ACCURACY_KEYS,
+    BASE_KEYS,
+    BEHAVIOUR_KEYS,
+    LEVELS,
+    SEQUENTIAL_KEYS,
+    TIMING_ACCURACY_KEYS,
+    TIMINGS,
+)
+from selfdx.solvers.safe_psych.prompts import is_full_info
+
+SCORER = "safe_psych_scorer"
+REJUDGE_SCORER = "safe_psych_rejudge"
+METRIC_GROUPS = {
+    "Behaviour": list(BEHAVIOUR_KEYS),
+    "Diagnostic accuracy": list(ACCURACY_KEYS),
+    "Accuracy by timing": list(TIMING_ACCURACY_KEYS),
+}
+assert sorted(sum(METRIC_GROUPS.values(), [])) == sorted([*BASE_KEYS, *SEQUENTIAL_KEYS])
+RUBRIC_SCORERS = ("caution", "diagnosis_agreement")
+METRIC_GROUPS["Caution rubric"] = [
+    "caution",
+    *(f"caution_{c.id}" for c in criteria()),
+    "caution_unscored",
+]
+METRIC_GROUPS["Diagnosis agreement rubric"] = [*AGREEMENT_KEYS, "agreement_unscored"]
+
+
+@dataclass
+class CaseRow:
+    """What the figures need from one scored case."""
+
+    case: str
+    sufficient: bool
+    earliest: int | None
+    num_stages: int
+    gold_labels: list[str]
+    excluded: bool
+    first_dx: int | None
+    timing: str | None
+    correct: dict[str, float] = field(default_factory=dict)
+
+
+class SafePsychCollector:
+    """Accumulates Safe-Psych samples from many runs."""
+
+    benchmark = "safe_psych"
+
+    def __init__(self) -> None:
+        self.metrics = MetricAccumulator()
+        self.rows: dict[ConfigKey, list[CaseRow]] = defaultdict(list)
+        self.gold: dict[tuple[str, str], tuple[int, list[str]]] = {}  # (dataset, case) ->
+        self.judge_pairs: dict[tuple[str, ...], list[tuple[str, str]]] = defaultdict(list)
+
+    def add(self, run: Run, sample: EvalSample) -> None:
+        values = score_values(sample, SCORER)
+        if not values:
+            return
+        self.metrics.add(run, sample.id, values)
+        for rubric in RUBRIC_SCORERS:
+            rubric_values = score_values(sample, rubric)
+            if rubric_values:
+                self.metrics.add(run, sample.id, rubric_values)
+        self._add_case(run, sample, values, sample.scores[SCORER].metadata or {})
+        rejudged = (sample.scores or {}).get(REJUDGE_SCORER)
+        if rejudged is not None and rejudged.metadata:
+            self._add_rejudged(run, sample, rejudged.metadata)
+
+    def _add_rejudged(self, run: Run, sample: EvalSample, details: dict) -> None:
+        """A re-judged log adds a row for the new judge and action pairs for agreement."""
+        turns = details.get("turns", [])
+        new_judge = next((t["judge_model"] for t in turns if t.get("judge_model")), "unknown")
+        rejudged_run = replace(run, judge=f"{new_judge} (re-judged)")
+        values = score_values(sample, REJUDGE_SCORER)
+        values.pop("action_agreement", None)
+        self.metrics.add(rejudged_run, sample.id, values)
+        self._add_case(rejudged_run, sample, values, details)
+        pair_key = (run.model, run.variant, run.judge or "", run.dataset, new_judge)
+        for turn in turns:
+            if turn.get("action") and turn.get("original_action"):
+                self.judge_pairs[pair_key].append((turn["original_action"], turn["action"]))
+
+    def extra_tables(self) -> dict[str, pd.DataFrame]:
+        """Agreement of two judges' actions on the same turns, per re-judged configuration."""
+        rows = []
+        for (model, variant, judge, dataset, new_judge), pairs in self.judge_pairs.items():
+            old, new = zip(*pairs, strict=True) if pairs else ((), ())
+            rows.append(
+                {
+                    "model": model,
+                    "variant": variant,
+                    "judge": judge,
+                    "dataset": dataset,
+                    "new_judge": new_judge,
+                    "turns": len(pairs),
+                    "agreement": float(np.mean([a == b for a, b in pairs])) if pairs else math.nan,
+                    "cohen_kappa": cohen_kappa_score(old, new)
+                    if len(set(old) | set(new)) > 1
+                    else math.nan,
+                }
+            )
+        return {"judge_agreement": pd.DataFrame(rows)} if rows else {}
+
+    def _add_case(self, run: Run, sample: EvalSample, values: dict, details: dict) -> None:
+        meta = sample.metadata
+        self.gold[(run.dataset, str(sample.id))] = (meta["num_stages"], list(meta["gold_labels"]))
+        self.rows[run.key].append(
+            CaseRow(
+                case=str(sample.id),
+                sufficient=bool(meta["sufficient"]),
+                earliest=meta.get("earliest_sufficient_section"),
+                num_stages=int(meta["num_stages"]),
+                gold_labels=list(meta["gold_labels"]),
+                excluded=values.get("excluded") == 1.0,
+                first_dx=details.get("first_diagnosis_stage"),
+                timing=details.get("timing"),
+                correct={level: values.get(f"accuracy_{level}", math.nan) for level in LEVELS},
+            )
+        )
+
+    def cells(self) -> dict[ConfigKey, dict[str, Cell]]:
+        return self.metrics.cells()
+
+    def metric_groups(self) -> dict[str, list[str]]:
+        return METRIC_GROUPS
+
+    def figures(self, out_dir: Path, cells: dict[ConfigKey, dict[str, Cell]]) -> list[Figure]:
+        figures = [self._abstention_scatter(out_dir, cells)]
+        if any(not is_full_info(key.variant) for key in self.rows):
+            figures += [
+                self._timing_bars(out_dir),
+                self._cumulative(out_dir),
+                self._accuracy_by_timing(out_dir),
+            ]
+        figures.append(self._gold_labels(out_dir))
+        return figures
+
+    def _abstention_scatter(self, out_dir: Path, cells) -> Figure:
+        strategies = sorted({key.variant for key in cells})
+        fig, axes = subplots(len(strategies))
+        for ax, strategy in zip(axes, strategies, strict=False):
+            for key, row in cells.items():
+                if key.variant != strategy:
+                    continue
+                under, over = row.get("under_abstention"), row.get("over_abstention")
+                if not under or not over:
+                    continue
+                xerr = _err(under)
+                yerr = _err(over)
+                ax.errorbar(under.value, over.value, xerr=xerr, yerr=yerr, fmt="o", capsize=3)
+                label = _label(key, cells)
+                ax.annotate(
+                    label,
+                    (under.value, over.value),
+                    fontsize=7,
+                    xytext=(4, 4),
+                    textcoords="offset points",
+                )
+            ax.set(
+                title=strategy,
+                xlabel="under-abstention (insufficient cases diagnosed)",
+                ylabel="over-abstention (sufficient cases not diagnosed)",
+                xlim=(-0.05, 1.05),
+                ylim=(-0.05, 1.05),
+            )
+        return save(
+            fig,
+            out_dir,
+            "safe_psych_abstention_scatter",
+            "Under- versus over-abstention",
+            "One point per model and strategy; bars are 95% case-bootstrap intervals. "
+            "Lower-left is better.",
+        )
+
+    def _sequential_keys(self) -> list[ConfigKey]:
+        return [key for key in self.rows if not is_full_info(key.variant)]
+
+    def _timing_bars(self, out_dir: Path) -> Figure:
+        keys = self._sequential_keys()
+        fig, axes = subplots(1, width=max(6.0, 0.6 * len(keys) + 3), height=4.5)
+        ax = axes[0]
+        bottoms = np.zeros(len(keys))
+        for timing in TIMINGS:
+            shares = []
+            for key in keys:
+                valid = [r for r in self.rows[key] if r.sufficient and not r.excluded]
+                shares.append(sum(r.timing == timing for r in valid) / len(valid) if valid else 0)
+            ax.bar(range(len(keys)), shares, bottom=bottoms, label=timing)
+            bottoms += np.array(shares)
+        ax.set_xticks(
+            range(len(keys)),
+            [f"{_label(k, keys)}\n{_short(k.variant)}" for k in keys],
+            rotation=45,
+            ha="right",
+            fontsize=7,
+        )
+        ax.set(ylabel="share of sufficient cases", ylim=(0, 1))
+        ax.legend(fontsize=8)
+        return save(
+            fig,
+            out_dir,
+            "safe_psych_timing",
+            "Premature, on-time, late and never",
+            "First diagnosis relative to the earliest sufficient section, sufficient "
+            "cases, sequential strategies.",
+        )
+
+    def _cumulative(self, out_dir: Path) -> Figure:
+        keys = self._sequential_keys()
+        strategies = sorted({key.variant for key in keys})
+        fig, axes = subplots(len(strategies))
+        expert = [
+            stage_label(labels.index("Diagnose") + 1, num_stages)
+            for num_stages, labels in self.gold.values()
+            if "Diagnose" in labels
+        ]
+        for ax, strategy in zip(axes, strategies, strict=False):
+            for key in keys:
+                if key.variant != strategy:
+                    continue
+                valid = [r for r in self.rows[key] if r.sufficient and not r.excluded]
+                if not valid:
+                    continue
+                stages = [stage_label(r.first_dx, r.num_stages) for r in valid if r.first_dx]
+                ax.plot(
+                    STAGE_AXIS,
+                    _cumulative_shares(stages, len(valid)),
+                    marker="o",
+                    label=_label(key, self.rows),
+                )
+            if expert:
+                ax.plot(
+                    STAGE_AXIS,
+                    _cumulative_shares(expert, len(expert)),
+                    "k--",
+                    label="expert (earliest sufficient)",
+                )
+            ax.set(title=strategy, ylabel="cumulative share diagnosed", ylim=(0, 1.02))
+            ax.legend(fontsize=7)
+        return save(
+            fig,
+            out_dir,
+            "safe_psych_cumulative",
+            "Cumulative share diagnosed by stage",
+            "Sufficient cases; the last stage of every case is plotted as Final, for "
+            "the models and for the expert curve alike.",
+        )
+
+    def _accuracy_by_timing(self, out_dir: Path) -> Figure:
+        keys = self._sequential_keys()
+        strategies = sorted({key.variant for key in keys})
+        fig, axes = subplots(len(strategies))
+        width = 0.25
+        for ax, strategy in zip(axes, strategies, strict=False):
+            for index, level in enumerate(LEVELS):
+                shares, counts = [], []
+                for timing in TIMINGS[:3]:
+                    values = [
+                        r.correct[level]
+                        for key in keys
+                        if key.variant == strategy
+                        for r in self.rows[key]
+                        if r.timing == timing and not math.isnan(r.correct[level])
+                    ]
+                    shares.append(sum(values) / len(values) if values else 0)
+                    counts.append(len(values))
+                positions = np.arange(3) + (index - 1) * width
+                bars = ax.bar(positions, shares, width, label=level)
+                for bar, n in zip(bars, counts, strict=True):
+                    ax.annotate(
+                        f"n={n}",
+                        (bar.get_x() + width / 2, bar.get_height()),
+                        ha="center",
+                        fontsize=6,
+                        xytext=(0, 2),
+                        textcoords="offset points",
+                    )
+            ax.set_xticks(range(3), TIMINGS[:3])
+            ax.set(title=strategy, ylabel="accuracy (pooled over models)", ylim=(0, 1.1))
+            ax.legend(fontsize=7)
+        return save(
+            fig,
+            out_dir,
+            "safe_psych_accuracy_by_timing",
+            "Diagnostic accuracy by timing",
+            "Full code, category and group accuracy of diagnoses given before, at or "
+            "after the earliest sufficient section; pooled over models.",
+        )
+
+    def _gold_labels(self, out_dir: Path) -> Figure:
+        counts: dict[str, Counter] = {label: Counter() for label in STAGE_AXIS}
+        for num_stages, labels in self.gold.values():
+            for stage, label in enumerate(labels, start=1):
+                counts[stage_label(stage, num_stages)][label] += 1
+        fig, axes = subplots(1, width=6)
+        ax = axes[0]
+        bottoms = np.zeros(len(STAGE_AXIS))
+        for action in ("Clarify", "Diagnose", "Abstain"):
+            shares = [counts[s][action] / max(sum(counts[s].values()), 1) for s in STAGE_AXIS]
+            ax.bar(STAGE_AXIS, shares, bottom=bottoms, label=action)
+            bottoms += np.array(shares)
+        ax.set(ylabel="share of cases", ylim=(0, 1), title=f"{len(self.gold)} cases")
+        ax.legend(fontsize=8)
+        return save(
+            fig,
+            out_dir,
+            "safe_psych_gold_labels",
+            "Gold action labels by stage",
+            "Share of CLARIFY, DIAGNOSE and ABSTAIN gold labels at each stage.",
+        )
+
+
+def _err(cell: Cell):
+    if math.isnan(cell.low):
+        return None
+    return [[cell.value - cell.low], [cell.high - cell.value]]
+
+
+def _label(key: ConfigKey, keys) -> str:
+    """The model, with the judge and the dataset where the figure shows more than one."""
+    return key.label(keys)
+
+
+def _short(strategy: str) -> str:
+    return strategy.replace("sequential_info_", "seq/").replace("full_info_", "full/")
+
+
+def _cumulative_shares(stages: list[str], total: int) -> list[float]:
+    counts = Counter(stages)
+    running, shares = 0, []
+    for label in STAGE_AXIS:
+        running += counts[label]
+        shares.append(running / total if total else 0)
+    return shares

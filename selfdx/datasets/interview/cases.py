@@ -1,0 +1,399 @@
+"""Cases of `selfdx/interview`: a patient profile, its facts, an opening and the answer key.
+
+Three sources give `InterviewCase`s:
+
+- `published`: the MentalBench `features/` records of a `resources/` folder (Types 1 and 2,
+  and the high tier as Types 4a and 4b: the same profile, keyed to the main disorder with the
+  main disorder's rule, or to its differential with the differential's rule). The features
+  are identical across the three case generators (checked in the tests), so each item key
+  gives one case; `generator` picks whose narrative `mode=full` may show.
+- `sampled`: fresh profiles drawn at run time by `mentalkg_profiles.sample_profiles` with a
+  seed (never published, so no model has seen them).
+- `demo`: profiles sampled from the small synthetic graph in `demo/interview_demo.json`.
+
+Every case carries its facts (see `interview_facts`), the KG symptoms of its options that the
+patient does not have (denied when asked), the gold "criteria met" call from the rule check on
+the whole profile, and the ids of the critical facts.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+from inspect_ai.dataset import Sample
+from pydantic import BaseModel, ConfigDict
+
+from selfdx.datasets.interview.demo_graph import demo_kg, demo_settings, kg_for
+from selfdx.datasets.interview.facts import (
+    Fact,
+    absent_fact,
+    criteria_check,
+    duration_fact,
+    impairment_fact,
+    needed_fact_ids,
+    requirement_fact,
+    stressor_fact,
+    symptom_fact,
+)
+from selfdx.datasets.mentalbench.schema import VARIANTS_PER_SEED
+from selfdx.datasets.mentalbench.sources import find_dataset_dir
+from selfdx.datasets.mentalkg.model import MentalKG
+from selfdx.datasets.mentalkg.profile_model import CaseProfile
+from selfdx.datasets.mentalkg.profiles import sample_profiles
+from selfdx.errors import ArgumentError, SelfdxError
+
+Variant = Literal["1", "2", "4a", "4b"]
+VARIANTS: tuple[str, ...] = ("1", "2", "4a", "4b")
+DEMOGRAPHICS = re.compile(
+    r"\b(an?\s+\d{1,3}[- ]year[- ]old\b.{0,80}?)(?=\s+(?:who|presents|presenting|reports|is|was|"
+    r"has|comes|came|with|describes|seeks|sought|referred|arrives)\b|[,.;])",
+    re.IGNORECASE,
+)
+
+
+class InterviewCase(BaseModel):
+    """One patient to interview: who they are, what they know, and the answer key."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    source: Literal["published", "sampled", "demo"]
+    variant: Variant
+    key: str  # MentalBench item key, e.g. `D005_l001` or `D001-D005_h001`
+    seed_group: str
+    gold: str
+    gold_name: str
+    option_codes: list[str]
+    option_names: list[str]
+    demographics: str
+    complaint: str  # id of the fact the patient opens with
+    facts: list[Fact]
+    absent: list[Fact]
+    critical: list[str]
+    criteria_met: bool
+    criteria_missing: list[str]
+    narrative: str | None = None
+
+    @property
+    def tier(self) -> str:
+        return {"1": "low", "2": "medium"}.get(self.variant, "high")
+
+    def fact(self, fact_id: str) -> Fact:
+        return next(f for f in self.facts if f.id == fact_id)
+
+
+def seed_group_of(code: str, number: str) -> str:
+    """The seed profile an item comes from, as `selfdx/mentalbench` names it."""
+    tier, digits = number[0], int(number[1:])
+    seed = (digits - 1) // VARIANTS_PER_SEED + 1
+    if tier == "h":
+        return f"{code.split('-')[0]}-m{seed:02d}"
+    return f"{code}-{tier}{seed:02d}"
+
+
+def demographics_from(narrative: str | None) -> str:
+    """`a 34-year-old married male chef` from the opening words of a published narrative."""
+    match = DEMOGRAPHICS.search(narrative or "")
+    if not match:
+        return "an adult patient"
+    text = " ".join(match.group(1).split())
+    return text[0].lower() + text[1:]
+
+
+def pick_complaint(kg: MentalKG, gold: str, facts: list[Fact]) -> str:
+    """The symptom the patient opens with: a mandatory symptom of the key's first required
+    group when one was sampled, else that group's first sampled symptom, else any symptom."""
+    symptoms = [f.id for f in facts if f.kind == "symptom"]
+    for name in kg.disorder(gold).required_groups:
+        group = kg.groups[name]
+        for code in (*group.must_include_all, *group.must_include_one_of, *group.pool):
+            if code in symptoms:
+                return code
+    if not symptoms:
+        raise SelfdxError(f"interview case for {gold}: the profile has no symptom to open with")
+    return symptoms[0]
+
+
+def absent_facts(kg: MentalKG, option_codes: Sequence[str], present: set[str]) -> list[Fact]:
+    codes = {s for code in option_codes if code in kg.disorders for s in kg.symptoms_of(code)}
+    order = list(kg.symptoms)
+    return [absent_fact(kg, s) for s in sorted(codes - present, key=order.index)]
+
+
+def finish(
+    kg: MentalKG,
+    *,
+    facts: list[Fact],
+    gold: str,
+    option_codes: list[str],
+    **fields: Any,
+) -> InterviewCase:
+    met, missing = criteria_check(kg, gold, facts)
+    critical = needed_fact_ids(kg, gold, facts)
+    critical += [f.id for f in facts if f.kind == "rule"]
+    present = {f.id for f in facts if f.kind == "symptom"}
+    return InterviewCase(
+        facts=facts,
+        gold=gold,
+        gold_name=kg.disorder(gold).name,
+        option_codes=option_codes,
+        option_names=[kg.disorder(code).name for code in option_codes],
+        complaint=pick_complaint(kg, gold, facts),
+        absent=absent_facts(kg, option_codes, present),
+        critical=critical,
+        criteria_met=met,
+        criteria_missing=missing,
+        **fields,
+    )
+
+
+def group_facts(groups: dict[str, Any], criteria: dict[str, Any] | None) -> list[Fact]:
+    """Duration and impairment facts of the sampled groups and of the disorder."""
+    facts = []
+    domains = (criteria or {}).get("impairment_domains") or ()
+    for name, entry in groups.items():
+        if entry.get("duration"):
+            facts.append(duration_fact(entry["duration"], name))
+        if entry.get("functional_impairment_required") is not None:
+            flag = bool(entry["functional_impairment_required"])
+            facts.append(impairment_fact(flag, domains, name))
+    if criteria:
+        if criteria.get("duration"):
+            facts.append(duration_fact(criteria["duration"]))
+        if criteria.get("functional_impairment_required") is not None:
+            facts.append(impairment_fact(bool(criteria["functional_impairment_required"]), domains))
+        stressor = criteria.get("stressor") or {}
+        for kind in ("traumatic", "psychosocial"):
+            if criteria.get(f"{kind}_stressor_required"):
+                facts.append(
+                    stressor_fact(
+                        kind,
+                        stressor.get("event_description"),
+                        stressor.get("exposure_description"),
+                    )
+                )
+        for index, text in enumerate(criteria.get("additional_requirements") or [], start=1):
+            facts.append(requirement_fact(index, text))
+    return facts
+
+
+def symptom_facts(kg: MentalKG, sampled: dict[str, Any]) -> list[Fact]:
+    group_of = {
+        code: name
+        for name, entry in sampled["sampled_symptom_groups"].items()
+        for code in entry["symptoms"]
+    }
+    facts = []
+    for code, entry in sampled["sampled_symptoms_descriptions"].items():
+        if code not in kg.symptoms:
+            raise SelfdxError(f"interview: symptom {code} is not in MentalKG at {kg.folder}")
+        if entry.get("subtypes"):
+            expression = next(iter(entry["subtypes"].values()))
+        else:
+            expression = entry.get("examples") or entry.get("description") or ""
+        facts.append(symptom_fact(kg, code, str(expression), group_of.get(code)))
+    return facts
+
+
+def pair_facts(condition: str | None, rule: str) -> list[Fact]:
+    facts = []
+    if condition:
+        facts.append(
+            Fact(
+                id="CONTEXT",
+                kind="context",
+                statement=f"Something you may want to know: {condition[0].lower()}{condition[1:]}.",
+                topic=condition,
+            )
+        )
+    facts.append(
+        Fact(id="RULE", kind="rule", statement=f"This is how it is for me: {rule}", topic=rule)
+    )
+    return facts
+
+
+def published_case(
+    kg: MentalKG, key: str, record: dict[str, Any], variant: str, generator: str
+) -> InterviewCase:
+    """A case from one record of a published `features/` file."""
+    features = record["features"]
+    code, _, number = key.rpartition("_")
+    if variant in ("1", "2"):
+        sampled = features["question"]["sampled_features"]
+        gold = features["question"]["disease_code"]
+        option = features["option"]
+        criteria = dict(sampled.get("sampled_diagnostic_criteria") or {})
+        narrative = record.get("question")
+        extra: list[Fact] = []
+    else:
+        both = features["question_both"]
+        sampled = both["sampled_features"]
+        side = "a" if variant == "4a" else "b"
+        gold = both["main_disease"] if side == "a" else both["sub_disease"]
+        option = features[f"option_{side}"]
+        criteria = None
+        narrative = record.get(f"question_{side}")
+        extra = pair_facts(
+            both.get("additional_condition"), " ".join(features[f"question_{side}"]["rule"])
+        )
+    facts = symptom_facts(kg, sampled)
+    facts += group_facts(sampled["sampled_symptom_groups"], criteria) + extra
+    return finish(
+        kg,
+        facts=facts,
+        gold=gold,
+        option_codes=[info["disease_code"] for info in option["options_info"]],
+        id=f"t{variant}-{key}",
+        source="published",
+        variant=variant,
+        key=key,
+        seed_group=seed_group_of(code, number),
+        demographics=demographics_from(narrative),
+        narrative=narrative,
+    )
+
+
+def features_files(dataset_dir: Path, variant: str, generator: str) -> list[Path]:
+    if variant in ("1", "2"):
+        tier = "low" if variant == "1" else "medium"
+        return sorted(dataset_dir.glob(f"{tier}/D*/features/main_{generator}.json"))
+    return sorted(dataset_dir.glob(f"high/D*/D*/features/main_{generator}.json"))
+
+
+def read_published(
+    kg: MentalKG, path: Path, variants: Sequence[str], generator: str
+) -> list[InterviewCase]:
+    dataset_dir = find_dataset_dir(path)
+    if dataset_dir is None:
+        raise ArgumentError(
+            f"data: {str(path)!r} is not a MentalBench resources/ folder (expected "
+            "dataset/low, dataset/medium and dataset/high below it)"
+        )
+    cases = []
+    for variant in variants:
+        files = features_files(dataset_dir, variant, generator)
+        if not files:
+            raise ArgumentError(
+                f"data: no features/main_{generator}.json files for type {variant} under "
+                f"{dataset_dir}"
+            )
+        for file in files:
+            where = file.relative_to(dataset_dir).as_posix()
+            try:
+                records = json.loads(file.read_text(encoding="utf-8"))
+            except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+                raise SelfdxError(f"MentalBench file {where}: not valid JSON ({exc})") from exc
+            for key, record in records.items():
+                try:
+                    cases.append(published_case(kg, key, record, variant, generator))
+                except (KeyError, TypeError, AttributeError) as exc:
+                    raise SelfdxError(
+                        f"MentalBench file {where}, item {key}: features field {exc} is "
+                        "missing or malformed"
+                    ) from exc
+    return cases
+
+
+def profile_case(kg: MentalKG, profile: CaseProfile, source: str, seed: int) -> InterviewCase:
+    """A case from a sampled `CaseProfile` (variants 1, 2, 4a, 4b)."""
+    groups = {
+        g.name: {"duration": g.duration, "functional_impairment_required": g.functional_impairment}
+        for g in profile.groups
+    }
+    group_of = {code: g.name for g in profile.groups for code in g.symptoms}
+    facts = [symptom_fact(kg, s.code, s.expression, group_of.get(s.code)) for s in profile.symptoms]
+    criteria = None
+    if profile.criteria is not None:
+        c = profile.criteria
+        criteria = {
+            "duration": c.duration,
+            "functional_impairment_required": c.functional_impairment,
+            "impairment_domains": list(c.impairment_domains),
+            "traumatic_stressor_required": c.traumatic_stressor,
+            "psychosocial_stressor_required": c.psychosocial_stressor,
+            "stressor": c.stressor.model_dump() if c.stressor else None,
+            "additional_requirements": list(c.additional_requirements),
+        }
+    facts += group_facts(groups, criteria)
+    if profile.pair is not None:
+        pair = profile.pair
+        rule = pair.rule_main if profile.variant == "4a" else pair.rule_sub
+        facts += pair_facts(pair.condition, rule)
+    persona = profile.persona
+    prefix = "demo" if source == "demo" else f"sampled-s{seed}"
+    return finish(
+        kg,
+        facts=facts,
+        gold=profile.target[0],
+        option_codes=list(profile.option_codes),
+        id=f"{prefix}-t{profile.variant}-{profile.key}",
+        source=source,  # type: ignore[arg-type]
+        variant=profile.variant,
+        key=profile.key,
+        seed_group=f"{prefix}-{profile.code.split('-')[0]}-{profile.tier}{profile.seed_index:02d}",
+        demographics=(
+            f"a {persona.age}-year-old {persona.gender.lower()} {persona.occupation.lower()} "
+            f"({persona.marital_status.lower()})"
+        ),
+    )
+
+
+def sampled_cases(
+    kg: MentalKG, variants: Sequence[str], n: int, seed: int, source: str = "sampled"
+) -> list[InterviewCase]:
+    """`n` fresh profiles per variant, one per seed profile, so that they cover `n` disorders
+    (or pairs) rather than five variants of a few."""
+    try:
+        profiles = sample_profiles(kg, list(variants), n, seed, variants_per_seed=1)
+    except ValueError as exc:
+        raise ArgumentError(f"n_sampled: {exc}") from exc
+    return [profile_case(kg, p, source, seed) for p in profiles]
+
+
+def load_cases(
+    data: str,
+    variants: Sequence[str] = ("1", "2"),
+    cases: str = "published",
+    n_sampled: int = 10,
+    seed: int = 0,
+    generator: str = "gpt5",
+) -> tuple[MentalKG, list[InterviewCase]]:
+    """The graph and the cases of a run (see the task's arguments)."""
+    if data == "demo":
+        kg = demo_kg()
+        settings = demo_settings()
+        return kg, sampled_cases(
+            kg, variants, settings["cases_per_type"], settings["seed"], source="demo"
+        )
+    path = Path(data).expanduser()
+    if not path.exists():
+        raise ArgumentError(f"data: {data!r} does not exist")
+    kg = kg_for(data)
+    chosen: list[InterviewCase] = []
+    if cases in ("published", "both"):
+        chosen += read_published(kg, path, variants, generator)
+    if cases in ("sampled", "both"):
+        chosen += sampled_cases(kg, variants, n_sampled, seed)
+    return kg, chosen
+
+
+def case_to_sample(case: InterviewCase) -> Sample:
+    """An Inspect sample: the case (as a dict) in metadata, the key's name as target."""
+    return Sample(
+        id=case.id,
+        input=f"Interview {case.demographics} ({case.key})",
+        target=case.gold_name,
+        choices=case.option_names,
+        metadata={
+            "case": case.model_dump(),
+            "seed_group": case.seed_group,
+            "variant": case.variant,
+            "source": case.source,
+            "gold": case.gold,
+            "criteria_met": case.criteria_met,
+        },
+    )

@@ -1,0 +1,143 @@
+"""MentalBench task-argument normalisation and item selection (types, generators, disorders).
+
+`-T types=1,2` reaches a task as a list, `-T types=3` as a bare int and `types="1,2"` as a
+string: every normaliser here accepts all of these and raises an `ArgumentError` naming the
+argument.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+from selfdx.datasets.mentalbench.schema import CODE_RE, VARIANTS, MentalBenchItem
+from selfdx.errors import ArgumentError
+
+logger = logging.getLogger(__name__)
+
+ArgList = int | str | Sequence[int | str] | None
+
+
+def as_list(value: ArgList, argument: str) -> list[str] | None:
+    """A list of stripped strings from a scalar, a comma-separated string or a sequence."""
+    if value is None:
+        return None
+    raw: Iterable[int | str]
+    if isinstance(value, str):
+        raw = value.split(",")
+    elif isinstance(value, int) and not isinstance(value, bool):
+        raw = [value]
+    elif isinstance(value, Sequence):
+        raw = value
+    else:
+        raise ArgumentError(f"{argument}: expected a value or a list, got {value!r}")
+    parts: list[str] = []
+    for part in raw:
+        if isinstance(part, bool) or not isinstance(part, int | str):
+            raise ArgumentError(f"{argument}: {part!r} is neither a number nor a name")
+        text = str(part).strip()
+        parts.extend(piece.strip() for piece in text.split(",") if piece.strip())
+    if not parts:
+        raise ArgumentError(f"{argument}: the list is empty")
+    return parts
+
+
+def normalise_types(types: ArgList) -> tuple[str, ...]:
+    """Variants to run ('1', '2', '3', '4a', '4b'); a type 4 means both 4a and 4b."""
+    parts = as_list(types, "types")
+    if parts is None:
+        return VARIANTS
+    chosen: set[str] = set()
+    for part in parts:
+        text = re.sub(r"^type\s*", "", part.lower())
+        if text == "4":
+            chosen.update(("4a", "4b"))
+        elif text in VARIANTS:
+            chosen.add(text)
+        else:
+            raise ArgumentError(f"types: {part!r} is not a MentalBench type (1, 2, 3, 4, 4a or 4b)")
+    return tuple(variant for variant in VARIANTS if variant in chosen)
+
+
+def types_of(variants: Iterable[str]) -> tuple[int, ...]:
+    """The whole types (1-4) that a set of variants covers."""
+    return tuple(sorted({int(variant[0]) for variant in variants}))
+
+
+def normalise_generators(generators: ArgList) -> tuple[str, ...] | None:
+    parts = as_list(generators, "generators")
+    if parts is None:
+        return None
+    return tuple(dict.fromkeys(part.lower() for part in parts))
+
+
+def normalise_disorders(disorders: ArgList) -> tuple[str, ...] | None:
+    """Disorder codes (`D005`) and/or pair codes (`D001-D005` or `D001_D005`)."""
+    parts = as_list(disorders, "disorders")
+    if parts is None:
+        return None
+    codes = []
+    for part in parts:
+        pieces = re.split(r"[-_]", part.upper())
+        if len(pieces) > 2 or not all(CODE_RE.match(piece) for piece in pieces):
+            raise ArgumentError(
+                f"disorders: {part!r} is neither a disorder code (D001-D023) "
+                "nor a pair code (D001-D005)"
+            )
+        codes.append("-".join(pieces))
+    return tuple(dict.fromkeys(codes))
+
+
+def matches_disorders(item: MentalBenchItem, disorders: tuple[str, ...]) -> bool:
+    """A disorder code selects every item it takes part in; a pair code selects that pair."""
+    return any(code == item.code or code in item.codes for code in disorders)
+
+
+def select_items(
+    items: list[MentalBenchItem],
+    variants: tuple[str, ...],
+    generators: tuple[str, ...] | None,
+    disorders: tuple[str, ...] | None,
+    include_truncated: bool,
+) -> list[MentalBenchItem]:
+    """Apply the filters, logging how many items each one left out; never returns nothing."""
+    if generators is not None:
+        known = sorted({item.generator for item in items})
+        unknown = [name for name in generators if name not in known]
+        if unknown:
+            raise ArgumentError(f"generators: {unknown[0]!r} is not in this data (has {known})")
+    if disorders is not None:
+        known_codes = {code for item in items for code in (item.code, *item.codes)}
+        unknown = [code for code in disorders if code not in known_codes]
+        if unknown:
+            raise ArgumentError(f"disorders: {unknown[0]!r} does not occur in this data")
+
+    kept = [item for item in items if item.variant in variants]
+    if generators is not None:
+        kept = [item for item in kept if item.generator in generators]
+    if disorders is not None:
+        kept = [item for item in kept if matches_disorders(item, disorders)]
+    truncated = [item for item in kept if item.truncated]
+    if truncated and not include_truncated:
+        kept = [item for item in kept if not item.truncated]
+        logger.warning(
+            "MentalBench: left out %d truncated generation(s) (include_truncated=True keeps "
+            "them): %s",
+            len(truncated),
+            ", ".join(item.sample_id for item in truncated),
+        )
+    elif truncated:
+        logger.info("MentalBench: kept %d truncated generation(s)", len(truncated))
+    if not kept:
+        raise ArgumentError(
+            "MentalBench: no items are left after the types/generators/disorders filters"
+        )
+    counts = Counter(item.variant for item in kept)
+    logger.info(
+        "MentalBench: %d items (%s)",
+        len(kept),
+        ", ".join(f"type {variant}: {counts[variant]}" for variant in VARIANTS if counts[variant]),
+    )
+    return kept

@@ -1,0 +1,1 @@
+"""`selfdx/interview`: per-case values from the trace and seed-clustered metrics."""

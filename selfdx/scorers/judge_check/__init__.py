@@ -1,0 +1,1 @@
+"""`selfdx/judge_check`: the judge against reference labels, and its metrics."""

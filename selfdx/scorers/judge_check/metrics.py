@@ -1,0 +1,128 @@
+"""`selfdx/judge_check`'s metrics, computed from the labels kept in each score's metadata.
+
+Per key (`primary_answer`, `info_request`, `icd_codes`, `diagnosis_names`) and for the
+`action`: accuracy (with Inspect's stderr), macro-F1 and Cohen's kappa, by the one definition
+in `agreement_stats`; `unparsed_rate` (the judge's answer could not be read after its retries:
+every key at once, since the four lines are parsed together). An unparsed reply counts as a
+disagreement on every key. With a panel, Krippendorff's alpha between the judges per key.
+The breakdown by category is the accuracy of each key within each category of replies.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from inspect_ai.scorer import Metric, SampleScore, Value, metric, stderr
+
+from selfdx.datasets.behaviour_labels import LABELS, LIST_KEYS, RATED_KEYS
+from selfdx.judge.agreement import (
+    UNPARSED,
+    accuracy,
+    cohen_kappa,
+    item_set,
+    macro_f1,
+    present_labels,
+    set_agreement,
+)
+from selfdx.judge.panel import panel_alphas
+from selfdx.scorers.key_metrics import key_scores
+
+
+def _metadata(score: SampleScore) -> dict[str, Any]:
+    metadata = score.score.metadata
+    if not metadata or "gold" not in metadata:
+        raise ValueError(f"score of sample {score.sample_id!r} has no judge_check labels")
+    return metadata
+
+
+def labelled_pairs(scores: list[SampleScore], key: str) -> tuple[list[Any], list[Any]]:
+    """(reference, judge) values of `key` over the replies with a reference label; the judge's
+    value is None for an unparsed reply."""
+    gold, predicted = [], []
+    for score in scores:
+        metadata = _metadata(score)
+        if metadata["gold"].get(key) is None:
+            continue
+        gold.append(metadata["gold"][key])
+        predicted.append(metadata["predicted"][key] if metadata["predicted"] else None)
+    return gold, predicted
+
+
+def key_statistics(scores: list[SampleScore], key: str) -> dict[str, float]:
+    """Accuracy, macro-F1 and Cohen's kappa of one key (NaN when no reply has a reference)."""
+    gold, predicted = labelled_pairs(scores, key)
+    if key in LIST_KEYS:
+        sets = [item_set(g) for g in gold]
+        guesses = [None if p is None else item_set(p) for p in predicted]
+        stats = set_agreement(sets, guesses)
+        return {k: float(stats[k]) for k in ("accuracy", "macro_f1", "cohen_kappa")}
+    labels = [UNPARSED if p is None else p for p in predicted]
+    return {
+        "accuracy": accuracy(gold, labels),
+        "macro_f1": macro_f1(gold, labels, present_labels(LABELS[key], gold, labels)),
+        "cohen_kappa": cohen_kappa(gold, labels),
+    }
+
+
+def _stderr(scores: list[SampleScore], key: str) -> float:
+    keyed = key_scores(scores, key)
+    return float(stderr()(keyed)) if len(keyed) > 1 else math.nan  # type: ignore[arg-type]
+
+
+@metric
+def judge_check_metrics() -> Metric:
+    """One results entry: `<key>_accuracy` (+ `_stderr`), `<key>_macro_f1`, `<key>_kappa`
+    for the four keys and the action, `unparsed_rate` (+ `_stderr`), and with a panel
+    `<key>_alpha` (Krippendorff, between the judges)."""
+
+    def compute(scores: list[SampleScore]) -> Value:
+        result: dict[str, float] = {}
+        for key in RATED_KEYS:
+            stats = key_statistics(scores, key)
+            result[f"{key}_accuracy"] = stats["accuracy"]
+            result[f"{key}_accuracy_stderr"] = _stderr(scores, key)
+            result[f"{key}_macro_f1"] = stats["macro_f1"]
+            result[f"{key}_kappa"] = stats["cohen_kappa"]
+        unparsed = key_scores(scores, "unparsed")
+        result["unparsed_rate"] = (
+            sum(float(s.score.value) for s in unparsed) / len(unparsed)  # type: ignore[arg-type]
+            if unparsed
+            else math.nan
+        )
+        result["unparsed_rate_stderr"] = _stderr(scores, "unparsed")
+        if any(_metadata(s).get("panel") for s in scores):
+            result.update(panel_alphas(scores))
+        return result  # type: ignore[return-value]
+
+    return compute
+
+
+def category_accuracy(scores: list[SampleScore]) -> dict[str, dict[str, float]]:
+    """Per category of replies: the accuracy of each key (NaN where no reply has a label)."""
+    table: dict[str, dict[str, list[float]]] = {}
+    for score in scores:
+        category = _metadata(score)["category"]
+        row = table.setdefault(category, {key: [] for key in RATED_KEYS})
+        for key in RATED_KEYS:
+            value = float(score.score.value[key])  # type: ignore[index]
+            if not math.isnan(value):
+                row[key].append(value)
+    return {
+        category: {key: sum(v) / len(v) if v else math.nan for key, v in row.items()}
+        for category, row in sorted(table.items())
+    }
+
+
+@metric
+def judge_check_by_category() -> Metric:
+    """A second results entry: `<category>_<key>`, the accuracy of each key per category."""
+
+    def compute(scores: list[SampleScore]) -> Value:
+        return {
+            f"{category}_{key}": value
+            for category, row in category_accuracy(scores).items()
+            for key, value in row.items()
+        }
+
+    return compute

@@ -1,0 +1,1 @@
+"""MentalBench: reading replies as option letters, scoring, metrics, generated-case checks."""

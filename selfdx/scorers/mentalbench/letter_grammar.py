@@ -1,0 +1,224 @@
+"""The grammar of letter answers: tokens, and letters joined into expressions (`A & C`,
+`C) <name>`, `none of the above`), with hedges and contradictions marked as problems."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from selfdx.datasets.mentalbench.schema import LETTERS
+from selfdx.scorers.mentalbench.reply_text import NAME_END, NAME_START
+
+TOKEN = re.compile(
+    NAME_START + r"[A-D]" + NAME_END + r"|[A-Za-z]+(?:'[A-Za-z]+)?|\d+(?:\.\d+)?|[^\sA-Za-z\d]"
+)
+SEPARATORS = {",", "&", "/", ";", "+", "and", "plus"}
+HEDGE_SEPARATORS = {"or", "either", "vs", "versus"}
+TERMINATORS = {".", ":", "-", "–", "—", ")", "]", "!", "(", "["}
+CLUSTER_GLUE = {".", ")", "(", ":", "-", "–", "—", "]", "["}
+LETTER_FOLLOWERS = {"and", "or", "is", "are", "was", "would", "seems", "fits", "plus", "as"}
+OPENERS = {"(", "[", "both", "option", "options", "choice", "choices", "letter", "letters"}
+FILLERS = OPENERS | {
+    "i", "think", "believe", "it's", "it", "is", "are", "would", "be", "the", "answer", "answers",
+    "most", "likely", "probably", "definitely", "clearly", "correct", "best", "diagnosis",
+    "diagnoses", "select", "selected", "choose", "chosen", "that", "consistent", "with",
+    "applicable", "of", "in",
+}  # fmt: skip
+SET_PHRASE_WORDS = {"of", "the", "above", "these", "those", "options", "choices", "four", "listed"}
+NEGATIONS = {
+    "not", "unlikely", "less", "ruled", "excluded", "incorrect", "wrong", "isn't", "aren't",
+    "doesn't", "don't", "cannot", "can't", "never", "neither", "nor", "lacks",
+}  # fmt: skip
+HEDGES = {
+    "or", "either", "possibly", "possible", "perhaps", "maybe", "might", "could", "uncertain",
+    "unsure", "unclear", "alternatively", "differential", "vs", "versus",
+}  # fmt: skip
+COMMITMENTS = {
+    "correct",
+    "right",
+    "best",
+    "answer",
+    "answers",
+    "likely",
+    "appropriate",
+    "consistent",
+}
+NONE_WORDS = {"none", "neither"}
+
+
+@dataclass
+class Token:
+    kind: str  # NAME, WORD, NUM, PUNCT
+    text: str
+
+    @property
+    def lower(self) -> str:
+        return self.text.lower()
+
+
+def tokenize(segment: str) -> list[Token]:
+    tokens = []
+    for match in TOKEN.finditer(segment):
+        text = match.group(0)
+        if text.startswith(NAME_START):
+            tokens.append(Token("NAME", text[1]))
+        elif text[0].isalpha():
+            tokens.append(Token("WORD", text))
+        elif text[0].isdigit():
+            tokens.append(Token("NUM", text))
+        else:
+            tokens.append(Token("PUNCT", text))
+    return tokens
+
+
+def letter_of(tokens: list[Token], index: int) -> str | None:
+    """The option letter a token stands for, if it is an option letter or name here.
+
+    An upper-case A-D counts unless a plain word follows it ("A patient" is an article);
+    a lower-case a-d counts only when nothing word-like follows it.
+    """
+    token = tokens[index]
+    if token.kind == "NAME":
+        return token.text
+    if token.kind != "WORD" or len(token.text) != 1 or token.text.upper() not in LETTERS:
+        return None
+    following = tokens[index + 1] if index + 1 < len(tokens) else None
+    if following is None or following.kind in ("PUNCT", "NAME"):
+        return token.text.upper()
+    if following.kind == "WORD" and following.lower in LETTER_FOLLOWERS and token.text.isupper():
+        return token.text
+    if following.kind == "WORD" and following.lower in SEPARATORS | HEDGE_SEPARATORS:
+        return token.text.upper()
+    return None
+
+
+def compact_letters(token: Token) -> list[str] | None:
+    """`AC` or `BD` written without separators: distinct upper-case letters A-D, two or more."""
+    text = token.text
+    if token.kind == "WORD" and 2 <= len(text) <= 4 and set(text) <= set(LETTERS):
+        if len(set(text)) == len(text):
+            return list(text)
+    return None
+
+
+@dataclass
+class Expression:
+    """The letters at the start of a segment and what follows them."""
+
+    letters: list[str]
+    end: int  # index of the first token after the expression
+    dangling: bool  # ended on a separator ("A, not B")
+    problem: str = ""  # non-empty: the expression is ambiguous
+    none: bool = False  # "none of the above"
+
+
+def read_expression(tokens: list[Token], start: int = 0, fillers: bool = True) -> Expression:
+    """Letters joined by separators from `start`, e.g. `C`, `A & B`, `C) <name>`, `A, C and D`.
+
+    A letter and a name for the same option ("C. Schizophrenia") count once; letters next
+    to the names of other options, or an `or` between options, are ambiguous.
+    """
+    letters: list[str] = []
+    index, dangling = start, False
+    count = len(tokens)
+    while index < count:
+        skippable = FILLERS if fillers else OPENERS
+        while index < count and tokens[index].lower in skippable:
+            if letter_of(tokens, index):
+                break
+            index += 1
+        if index >= count:
+            break
+        token = tokens[index]
+        if not letters and token.kind == "WORD" and token.lower in NONE_WORDS | {"all"}:
+            after = index + 1
+            while after < count and tokens[after].lower in SET_PHRASE_WORDS:
+                after += 1
+            if token.lower != "all":
+                return Expression([], after, False, none=True)
+            if after > index + 1:
+                return Expression(list(LETTERS), after, False)
+        if token.kind == "WORD" and token.lower in HEDGE_SEPARATORS:
+            return Expression(letters, index, False, problem=f"hedged with '{token.text}'")
+        compact = compact_letters(token)
+        letter = letter_of(tokens, index)
+        if compact and not letter:
+            nxt = tokens[index + 1] if index + 1 < count else None
+            if nxt is None or nxt.kind == "PUNCT":
+                letters.extend(compact)
+                index += 1
+                dangling = False
+                continue
+        if letter is None:
+            break
+        # a name joins its letter ("A. <name>, B. <name>") unless bare letters came first: then
+        # the names are a restatement of the whole set ("A & C. <name> & <name>")
+        attach = not letters or any(t.kind == "NAME" for t in tokens[start:index])
+        cluster, index = read_cluster(tokens, index, attach)
+        if len(set(cluster)) > 1:
+            return Expression(letters, index, False, problem=f"options {cluster} run together")
+        letters.append(cluster[0])
+        dangling = False
+        if index < count and tokens[index].lower in HEDGE_SEPARATORS:
+            return Expression(letters, index, False, problem=f"hedged with '{tokens[index].text}'")
+        if index < count and tokens[index].lower in SEPARATORS:
+            index += 1
+            dangling = True
+            while index < count and tokens[index].lower in SEPARATORS:
+                index += 1
+            continue
+        break
+    if letters and not any(t.kind == "NAME" for t in tokens[start:index]):
+        return restated(tokens, Expression(letters, index, dangling))
+    return Expression(letters, index, dangling and bool(letters))
+
+
+def restated(tokens: list[Token], bare: Expression) -> Expression:
+    """Bare letters followed by option names (`A & C. <name> & <name>`, `C (<name>)`): the
+    names must name the same options, else the reply contradicts itself."""
+    probe = bare.end
+    while probe < len(tokens) and tokens[probe].text in CLUSTER_GLUE:
+        probe += 1
+    if probe >= len(tokens) or tokens[probe].kind != "NAME":
+        return bare
+    names = read_expression(tokens, probe, fillers=False)
+    if names.problem:
+        return names
+    if set(names.letters) != set(bare.letters):
+        problem = f"letters {sorted(set(bare.letters))} but names of {sorted(set(names.letters))}"
+        return Expression(bare.letters, names.end, False, problem=problem)
+    return Expression(bare.letters, names.end, names.dangling)
+
+
+def read_cluster(tokens: list[Token], index: int, attach: bool = True) -> tuple[list[str], int]:
+    """One option written as a letter and/or its name, e.g. `C`, `(C)`, `C) <name>`, `<name> (C)`.
+
+    Returns the letters the cluster names (two different ones mean a contradiction) and the
+    index after it, past any closing bracket. `attach=False` keeps a letter's name out.
+    """
+    count = len(tokens)
+    first = tokens[index]
+    found = [letter_of(tokens, index) or ""]
+    has_name, has_letter = first.kind == "NAME", first.kind != "NAME"
+    index += 1
+    while index < count:
+        probe = index
+        while probe < count and tokens[probe].text in CLUSTER_GLUE:
+            probe += 1
+        if probe >= count:
+            break
+        glue = {t.text for t in tokens[index:probe]}
+        candidate = tokens[probe]
+        if candidate.kind == "NAME" and attach and not has_name and candidate.text == found[0]:
+            found.append(candidate.text)
+            has_name, index = True, probe + 1
+            continue
+        letter = letter_of(tokens, probe)
+        if letter and candidate.kind == "WORD" and not has_letter and glue & {"(", "[", ":", "-"}:
+            found.append(letter)
+            has_letter, index = True, probe + 1
+            continue
+        break
+    while index < count and tokens[index].text in (")", "]"):
+        index += 1
+    return found, index

@@ -1,0 +1,114 @@
+"""The text the strict parser reads: reasoning blocks and markdown dropped, option names
+replaced by letter tokens."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+
+from selfdx.datasets.mentalbench.schema import LETTERS
+
+REASONING_TAGS = ("think", "thinking", "reasoning", "reflection", "scratchpad")
+CLOSED_BLOCK = re.compile(
+    r"<(" + "|".join(REASONING_TAGS) + r")\b[^>]*>.*?</\1\s*>", re.IGNORECASE | re.DOTALL
+)
+OPEN_TAG = re.compile(r"<(?:" + "|".join(REASONING_TAGS) + r")\b[^>]*>", re.IGNORECASE)
+CLOSE_TAG = re.compile(r"</(?:" + "|".join(REASONING_TAGS) + r")\s*>", re.IGNORECASE)
+LATEX_WRAPPERS = re.compile(r"\\(?:boxed|text|textbf|mathrm|mathbf)\s*\{([^{}]*)\}")
+LINE_DECORATION = re.compile(r"^[ \t]*(?:#{1,6}[ \t]+|>[ \t]*|[-*+•][ \t]+)+", re.MULTILINE)
+
+
+def strip_reasoning(text: str) -> tuple[str, bool]:
+    """Remove reasoning blocks; report whether one was opened and never closed."""
+    text = CLOSED_BLOCK.sub("\n", text)
+    closes = list(CLOSE_TAG.finditer(text))
+    if closes:  # a closing tag whose opening was never emitted (some chat templates)
+        text = text[closes[-1].end() :]
+    opening = OPEN_TAG.search(text)
+    if opening:
+        return text[: opening.start()], True
+    return text, False
+
+
+def clean_markdown(text: str) -> str:
+    """Drop emphasis, code marks, headings, quotes, bullets and LaTeX wrappers; keep the words."""
+    text = unicodedata.normalize("NFKC", text)
+    for _ in range(2):
+        text = LATEX_WRAPPERS.sub(r"\1", text)
+    text = LINE_DECORATION.sub("", text)
+    text = text.replace("**", "").replace("__", "").replace("`", "").replace("$", "")
+    text = text.replace("*", "")
+    text = re.sub(r"(?<!\w)_+|_+(?!\w)", "", text)
+    text = re.sub(r"\\[()\[\]]", "", text)
+    return text
+
+
+NAME_START, NAME_END = "\ue000", "\ue001"
+NAME_TOKEN = re.compile(NAME_START + "([A-D])" + NAME_END)
+
+SPELLING_VARIANTS: dict[str, tuple[str, ...]] = {
+    "Posttraumatic": ("Post-traumatic", "Post traumatic"),
+    "Generalized": ("Generalised",),
+    "Presentation": ("Type", "Subtype"),
+}
+ABBREVIATIONS: dict[str, tuple[str, ...]] = {
+    "Attention-Deficit/Hyperactivity Disorder": ("ADHD",),
+    "Posttraumatic Stress Disorder": ("PTSD",),
+    "Obsessive-Compulsive Disorder": ("OCD",),
+    "Generalized Anxiety Disorder": ("GAD",),
+    "Major Depressive Disorder": ("MDD",),
+    "Persistent Depressive Disorder": ("PDD",),
+    "Body Dysmorphic Disorder": ("BDD",),
+}
+
+
+def name_forms(name: str) -> set[str]:
+    """Ways of writing an option's name (matched ignoring case), abbreviations included.
+
+    A parenthesised qualifier may also come after a comma, a dash or a colon, or be dropped.
+    """
+    match = re.match(r"^(.*?)\s*\((.*)\)$", name)
+    base, qualifier = (match.group(1), match.group(2)) if match else (name, "")
+    bases = {base}
+    for word, variants in SPELLING_VARIANTS.items():
+        bases |= {b.replace(word, v) for b in set(bases) for v in variants if word in b}
+    qualifiers = {qualifier} if qualifier else set()
+    for word, variants in SPELLING_VARIANTS.items():
+        qualifiers |= {q.replace(word, v) for q in set(qualifiers) for v in variants if word in q}
+    abbreviations = set(ABBREVIATIONS.get(base, ()))
+
+    def with_qualifiers(stems: set[str]) -> set[str]:
+        forms = set(stems)
+        for stem in stems:
+            for q in qualifiers:
+                forms |= {f"{stem} ({q})", f"{stem}, {q}", f"{stem} - {q}", f"{stem}: {q}"}
+        return forms
+
+    return with_qualifiers(bases) | with_qualifiers(abbreviations)
+
+
+def form_pattern(form: str) -> str:
+    """A regex for a written form: flexible spaces, optional hyphens, loose slashes/brackets."""
+    pattern = re.escape(form)
+    pattern = pattern.replace(r"\ ", r"\s+").replace(r"\-", r"[-\s]?").replace("/", r"\s*/\s*")
+    pattern = pattern.replace(r"\(", r"\(\s*").replace(r"\)", r"\s*\)").replace(",", r"\s*,")
+    return r"(?<![\w" + NAME_START + r"])" + pattern + r"(?![\w" + NAME_END + r"])"
+
+
+def mark_option_names(text: str, options: Sequence[str]) -> str:
+    """Replace every written option name by a letter token; longest forms first.
+
+    A form shared by two options (e.g. "Schizoaffective Disorder" when both subtypes are
+    offered) identifies neither and is left as plain words.
+    """
+    owners: dict[str, set[str]] = {}
+    for letter, name in zip(LETTERS, options, strict=False):
+        for form in name_forms(name):
+            owners.setdefault(form.casefold(), set()).add(letter)
+    unique = [(form, next(iter(ls))) for form, ls in owners.items() if len(ls) == 1]
+    unique.sort(key=lambda entry: len(entry[0]), reverse=True)
+    for form, letter in unique:
+        token = NAME_START + letter + NAME_END
+        text = re.sub(form_pattern(form), token, text, flags=re.IGNORECASE)
+    return text

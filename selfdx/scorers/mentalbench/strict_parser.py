@@ -1,0 +1,230 @@
+"""The strict MentalBench reader: a reply read as a careful human would read it.
+
+It prefers an explicit answer statement ("Answer: C", "the most likely diagnosis is C"), then
+labels on the first and last lines; letters joined by `,` `&` `and` `/`, option names in place
+of letters and "none of the above" are understood. Anything it cannot settle (a hedge between
+options, contradicting answers, a refusal) stays unparsed: it is never guessed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Literal, NamedTuple
+
+from selfdx.datasets.mentalbench.schema import LETTERS
+from selfdx.scorers.mentalbench.answer import ParsedAnswer, unparsed
+from selfdx.scorers.mentalbench.letter_grammar import (
+    COMMITMENTS,
+    HEDGES,
+    NEGATIONS,
+    TERMINATORS,
+    Expression,
+    Token,
+    letter_of,
+    read_expression,
+    tokenize,
+)
+from selfdx.scorers.mentalbench.reply_text import clean_markdown, mark_option_names, strip_reasoning
+
+ReadingKind = Literal["letters", "none", "ambiguous", "nothing"]
+
+
+class Reading(NamedTuple):
+    """What one part of a reply says: letters, none of the options, something ambiguous (with
+    the reason), or nothing that answers."""
+
+    kind: ReadingKind
+    letters: frozenset[str] | None
+    reason: str
+
+
+def mentions(tokens: list[Token]) -> set[str]:
+    return {letter for i in range(len(tokens)) if (letter := letter_of(tokens, i))}
+
+
+def judge_rest(expression: Expression, tokens: list[Token]) -> str | None:
+    """Why the words after an expression undo it ('negated', 'ambiguous: ...'), else None."""
+    rest = tokens[expression.end :]
+    words = [t.lower for t in rest if t.kind == "WORD"]
+    linking = {"which", "that", "is", "are", "was", "would", "be", "seems", "it", "this"}
+    for position, token in enumerate(rest[:5]):
+        if token.kind == "PUNCT" or token.lower in linking:
+            continue
+        # "A, not B" negates B; "A is not correct" and "A, which is unlikely" negate A
+        names_next = position + 1 < len(rest) and letter_of(rest, position + 1) is not None
+        if token.lower in NEGATIONS and not names_next:
+            return "negated"
+        break
+    others = mentions(rest) - set(expression.letters)
+    if others and any(word in HEDGES for word in words):
+        return f"ambiguous: hedged between {sorted(set(expression.letters))} and {sorted(others)}"
+    return None
+
+
+def commits(expression: Expression, tokens: list[Token]) -> bool:
+    """`C is the correct answer`, `B and D are most likely`, `C fits best`."""
+    words = [t.lower for t in tokens[expression.end : expression.end + 6] if t.kind == "WORD"]
+    if not words:
+        return False
+    if words[0] in ("fits", "fit"):
+        return True
+    return words[0] in ("is", "are", "would", "seems") and any(w in COMMITMENTS for w in words[1:])
+
+
+def standalone(expression: Expression, tokens: list[Token]) -> bool:
+    """The expression is a label of its own: nothing, or punctuation, comes right after it."""
+    if expression.end >= len(tokens) or expression.dangling:
+        return True
+    return tokens[expression.end].kind == "PUNCT" and tokens[expression.end].text in TERMINATORS
+
+
+def read_segment(segment: str, need_label: bool) -> Reading:
+    """Read the letters at the start of a segment.
+
+    `need_label`: outside an explicit answer statement, only a stand-alone label or a
+    committing sentence ("C is the most likely") counts as an answer.
+    """
+    tokens = tokenize(segment)
+    if not tokens:
+        return Reading("nothing", None, "")
+    if tokens[0].kind == "WORD" and tokens[0].lower in NEGATIONS:
+        return Reading("nothing", None, "negated")
+    expression = read_expression(tokens, fillers=not need_label)
+    if expression.problem:
+        return Reading("ambiguous", None, expression.problem)
+    if expression.none:
+        return Reading("none", frozenset(), "'none of the options'")
+    if not expression.letters:
+        return Reading("nothing", None, "")
+    verdict = judge_rest(expression, tokens)
+    if verdict == "negated":
+        return Reading("nothing", None, "negated")
+    if verdict:
+        return Reading("ambiguous", None, verdict)
+    if need_label and not (standalone(expression, tokens) or commits(expression, tokens)):
+        return Reading("nothing", None, "")
+    return Reading("letters", frozenset(expression.letters), "")
+
+
+def is_pure(segment: str) -> bool:
+    """The whole segment is a letter expression (a line of a list answer or an echoed option)."""
+    tokens = tokenize(segment)
+    expression = read_expression(tokens, fillers=False)
+    if not expression.letters or expression.problem:
+        return False
+    tail = tokens[expression.end :]
+    return all(t.kind == "PUNCT" for t in tail)
+
+
+def read_block(lines: list[str], need_label: bool) -> tuple[Reading, int]:
+    """Read the first line; when it is a pure expression, the pure lines after it join it.
+
+    Returns the reading and the number of lines it used. Three or more pure lines naming all
+    four options are the options echoed back, not an answer.
+    """
+    if not lines:
+        return Reading("nothing", None, ""), 0
+    first = read_segment(lines[0], need_label)
+    if first.kind != "letters" or not is_pure(lines[0]):
+        return first, 1
+    assert first.letters is not None
+    letters = set(first.letters)
+    taken = 1
+    for line in lines[1:]:
+        if not is_pure(line):
+            break
+        reading = read_segment(line, need_label)
+        if reading.kind != "letters" or reading.letters is None:
+            break
+        letters |= reading.letters
+        taken += 1
+    if taken >= 3 and len(letters) == len(LETTERS):
+        return Reading("nothing", None, "the options repeated"), taken
+    return Reading("letters", frozenset(letters), ""), taken
+
+
+QUALIFIED = r"(?:final|correct|best|right|chosen|selected|my|most\s+(?:likely|appropriate))"
+MARKER = re.compile(
+    r"\b(?:answers?|diagnos[ie]s|selections?|outputs?)(?:\s*\(s\))?[ \t]*"
+    r"(?::|=|[-–—](?!\w)|\bis\b|\bare\b|\bwould\s+be\b|\bwill\s+be\b)"
+    r"|\b" + QUALIFIED + r"\s+(?:options?|choices?|selections?)\s*(?::|\bis\b|\bare\b)"
+    # "the answer to this case is D", "the answer for the patient would be B"
+    r"|\banswers?\s+(?:to|for)\s+(?:[\w']+\s+){1,3}?(?:is|are|would\s+be)\b"
+    # "the presentation supports the diagnosis of <name>"
+    r"|\bsupports?\s+(?:the|a|an)\s+diagnos[ie]s\s+of\b"
+    r"|\bI\s*(?:would|will|'d)?\s*(?:choose|select|pick|go\s+with)\b"
+    r"|\bmost\s+(?:likely|consistent\s+with|probable)\b(?:\s+(?:diagnosis\s+)?(?:is|are))?"
+    r"|\b(?:fits|matches)\s+best\s+(?:with\s+)?",
+    re.IGNORECASE,
+)
+REFUSAL = re.compile(
+    r"\b(?:I\s*(?:can(?:no|')t|am\s+(?:not\s+able|unable)|'m\s+(?:not\s+able|unable)|won't|"
+    r"must\s+decline|do\s+not\s+feel\s+comfortable)|as\s+an\s+AI|not\s+(?:able|qualified|"
+    r"appropriate)\s+(?:for\s+me\s+)?to\s+(?:diagnose|provide|give|make)|unable\s+to\s+"
+    r"(?:provide|determine|diagnose|make)|cannot\s+(?:provide|determine|diagnose|make)|"
+    r"consult\s+(?:a|with\s+a)\s+(?:licensed|qualified|mental\s+health|medical))",
+    re.IGNORECASE,
+)
+
+
+def settle(readings: list[Reading], where: str) -> ParsedAnswer | None:
+    """Combine readings of different parts of a reply: agree -> answer, disagree -> ambiguous."""
+    found = [r for r in readings if r.kind != "nothing"]
+    if not found:
+        return None
+    ambiguous = [r for r in found if r.kind == "ambiguous"]
+    if ambiguous:
+        return unparsed("ambiguous", f"{where}: {ambiguous[0].reason}")
+    sets = {r.letters for r in found if r.letters is not None}
+    if len(sets) > 1:
+        shown = " vs ".join("".join(sorted(s)) or "none" for s in sets)
+        return unparsed("ambiguous", f"{where}: the reply gives different answers ({shown})")
+    letters = sets.pop()
+    if not letters:
+        return ParsedAnswer(frozenset(), "none", f"{where}: none of the options")
+    return ParsedAnswer(letters, "answered", where)
+
+
+def parse_strict(text: object, options: Sequence[str]) -> ParsedAnswer:
+    """Read a reply as a careful reader would; whatever stays ambiguous is left unparsed."""
+    if not isinstance(text, str) or not text.strip():
+        return unparsed("empty", "empty reply")
+    body, unfinished = strip_reasoning(text)
+    body = clean_markdown(body)
+    if not body.strip():
+        reason = "the reasoning block never ended" if unfinished else "only reasoning, no answer"
+        return unparsed("empty", reason)
+    body = mark_option_names(body, options)
+    lines = [line.strip() for line in body.splitlines() if line.strip()]
+
+    # 1. an explicit answer statement: the last one that says something decides
+    for marker in reversed(list(MARKER.finditer(body))):
+        after = body[marker.end() :]
+        head, _, below = after.partition("\n")
+        if re.search(r"\w", head):
+            reading, _ = read_block([head.strip()], need_label=False)
+        else:
+            below_lines = [line.strip() for line in below.splitlines() if line.strip()]
+            reading, _ = read_block(below_lines, need_label=False)
+        if reading.kind != "nothing":
+            settled = settle([reading], f"answer statement {marker.group(0).strip()!r}")
+            if settled is not None:
+                return settled
+
+    # 2. labels: on the first line (or a list of them), on the last line, or closing the last
+    #    line after a comma or colon ("Based on the symptoms, A."); all that are found must agree
+    first, used = read_block(lines, need_label=True)
+    readings = [first]
+    if len(lines) > used:
+        readings.append(read_segment(lines[-1], need_label=True))
+    if readings[-1].kind == "nothing":
+        tail = re.split(r"[,:;]", lines[-1])[-1].strip()
+        if tail != lines[-1] and is_pure(tail):
+            readings.append(read_segment(tail, need_label=True))
+    settled = settle(readings, "label")
+    if settled is not None:
+        return settled
+    if REFUSAL.search(body):
+        return unparsed("refusal", "the model declined to answer")
+    return unparsed("unparsed", "no answer found")

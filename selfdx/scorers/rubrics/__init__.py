@@ -1,0 +1,1 @@
+"""Model-graded rubrics: caution, diagnosis agreement, and the review of generated cases."""

@@ -1,0 +1,1 @@
+"""Safe-Psych: per-case outcomes from the judged trajectory, the scorer, and re-judging a log."""

@@ -1,0 +1,62 @@
+"""The Safe-Psych scorer: turns the judged trajectory in the store into per-case values."""
+
+from __future__ import annotations
+
+from inspect_ai.scorer import Metric, Score, Scorer, Target, scorer
+from inspect_ai.solver import TaskState
+
+from selfdx.scorers.key_metrics import key_means
+from selfdx.scorers.safe_psych.outcome import HEADLINE_KEYS, NAN, case_outcome, metric_keys
+from selfdx.scorers.sample_kind import require_benchmark
+from selfdx.solvers.safe_psych.prompts import check_strategy
+from selfdx.solvers.safe_psych.trace import SafePsychTrace
+
+
+def safe_psych_metrics(extra: tuple[str, ...] = ()) -> list[Metric]:
+    """One results entry: `<key>` and `<key>_stderr` for the headline keys (those the run's
+    strategy has) and `extra`, plus `excluded_count`."""
+    return [key_means([*HEADLINE_KEYS, *extra], counts=("excluded",))]
+
+
+def _describe(trace: SafePsychTrace, gold_labels: list[str]) -> str:
+    steps = []
+    for turn in trace.turns:
+        action = turn.action or f"unparsed ({turn.unparsed_reason})"
+        code = f" {', '.join(turn.icd_codes)}" if turn.icd_codes else ""
+        steps.append(f"S{turn.stage}: {action}{code} [gold {turn.gold_label}]")
+    return " -> ".join(steps) + f"; stop: {trace.stop_reason}; gold labels: {gold_labels}"
+
+
+@scorer(metrics=safe_psych_metrics())
+def safe_psych_scorer(strategy: str | None = None) -> Scorer:
+    """Score a Safe-Psych trajectory recorded by `staged_disclosure`.
+
+    `strategy` selects which metrics apply (the full-info strategies have no timing metrics);
+    by default it is read from the trajectory.
+    """
+    if strategy is not None:
+        check_strategy(strategy)
+
+    async def score(state: TaskState, target: Target) -> Score:
+        require_benchmark(state.metadata, "Safe-Psych", "safe_psych_scorer", state.sample_id)
+        trace = state.store_as(SafePsychTrace)
+        used = strategy or trace.strategy
+        outcome = case_outcome(trace.turns, trace.stop_reason, state.metadata, used)
+        values = {key: outcome.values.get(key, NAN) for key in metric_keys(strategy)}
+        return Score(
+            value=values,
+            answer=outcome.predicted_code or (trace.stop_reason or None),
+            explanation=_describe(trace, state.metadata["gold_labels"]),
+            metadata={
+                "diagnosed": outcome.diagnosed,
+                "first_diagnosis_stage": outcome.first_diagnosis_stage,
+                "timing": outcome.timing,
+                "predicted_code": outcome.predicted_code,
+                "gold_code": state.metadata["diagnosis"],
+                "actions": outcome.actions,
+                "stop_reason": trace.stop_reason,
+                "excluded_reason": outcome.excluded_reason,
+            },
+        )
+
+    return score

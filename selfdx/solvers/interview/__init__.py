@@ -1,0 +1,1 @@
+"""`selfdx/interview`: prompts, the simulated patient, the trace, and the interview solver."""

@@ -1,0 +1,106 @@
+"""Asking the simulated patient: the `patient` role, the REVEALED line, and leak checks.
+
+The patient model gets the case's facts in its system prompt and the interviewer's questions
+fenced in `<doctor>` tags. Its last line, `REVEALED: <ids>`, is stripped before the
+interviewer sees the reply. Two kinds of leak are counted per reply: a diagnosis name said by
+the patient (withheld from the interviewer: replaced by `[diagnosis name withheld]`), and an
+id reported on the REVEALED line that is not a fact of the profile (a fact the patient made
+up, or a symptom it should have denied).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from inspect_ai.model import (
+    ChatMessage,
+    ChatMessageAssistant,
+    ChatMessageSystem,
+    ChatMessageUser,
+    GenerateConfig,
+    Model,
+)
+
+from selfdx.datasets.interview.cases import InterviewCase
+from selfdx.datasets.mentalkg.diagnosis_names import NameMention, find_diagnosis_names
+from selfdx.solvers.interview.prompts import patient_prompt, template
+from selfdx.solvers.interview.trace import PatientReply
+
+REVEALED = re.compile(r"^\W*REVEALED\W*:\s*(.*)$", re.IGNORECASE | re.MULTILINE)
+FACT_ID = re.compile(r"[A-Z][A-Z0-9]*(?:-[A-Za-z0-9_]+)?")
+WITHHELD = "[diagnosis name withheld]"
+PATIENT_ATTEMPTS = 2
+
+
+def split_revealed(raw: str) -> tuple[str, list[str], bool]:
+    """(the reply without REVEALED lines, the ids they list, whether there was one)."""
+    ids: list[str] = []
+    found = False
+    for match in REVEALED.finditer(raw):
+        found = True
+        listed = match.group(1).strip()
+        if listed.lower().strip(". ") not in ("none", ""):
+            ids += [i for i in FACT_ID.findall(listed) if i.upper() != "NONE"]
+    text = REVEALED.sub("", raw).strip()
+    return text, list(dict.fromkeys(ids)), found
+
+
+@lru_cache(maxsize=8192)
+def names_in(text: str) -> tuple[NameMention, ...]:
+    return tuple(find_diagnosis_names(text))
+
+
+def withhold_names(
+    text: str, case: InterviewCase, allowed: set[str] | None = None
+) -> tuple[str, list[str]]:
+    """Replace diagnosis names the patient said (unless a fact of the case says them too;
+    `allowed`, those names in lower case, may be passed when already known)."""
+    if allowed is None:
+        allowed = allowed_names(case)
+    said = [m for m in names_in(text) if m.text.lower() not in allowed]
+    for mention in sorted(said, key=lambda m: m.start, reverse=True):
+        text = text[: mention.start] + WITHHELD + text[mention.start + len(mention.text) :]
+    return text, [m.text for m in said]
+
+
+def allowed_names(case: InterviewCase) -> set[str]:
+    return {m.text.lower() for f in case.facts for m in names_in(f.statement)}
+
+
+class PatientChat:
+    """One case's conversation with the patient model: its instructions, the questions so far
+    and its own replies (built once and extended, not rebuilt for every question)."""
+
+    def __init__(self, model: Model, case: InterviewCase) -> None:
+        self.model = model
+        self.case = case
+        self.messages: list[ChatMessage] = [ChatMessageSystem(content=patient_prompt(case))]
+        self.facts = {f.id for f in case.facts}
+        self.allowed = allowed_names(case)
+
+    async def ask(self, question: str) -> PatientReply | None:
+        """The patient's reply to `question`; None when it stays empty after two tries."""
+        asked = ChatMessageUser(content=template("patient_turn").format(question=question))
+        messages = [*self.messages, asked]
+        for attempt in range(1, PATIENT_ATTEMPTS + 1):
+            output = await self.model.generate(messages, config=GenerateConfig(max_tokens=400))
+            raw = output.completion.strip()
+            text, ids, has_line = split_revealed(raw)
+            if not text:
+                continue
+            shown, names = withhold_names(text, self.case, self.allowed)
+            unknown = [i for i in ids if i not in self.facts]
+            self.messages += [asked, ChatMessageAssistant(content=raw)]
+            return PatientReply(
+                model=str(self.model),
+                raw=raw,
+                shown=shown,
+                revealed=[i for i in ids if i in self.facts],
+                unknown_ids=unknown,
+                diagnosis_names=names,
+                leaks=len(names) + len(unknown),
+                revealed_line=has_line,
+                attempts=attempt,
+            )
+        return None

@@ -1,0 +1,67 @@
+"""The per-turn record of an interview, kept in the sample store (visible in `inspect view`)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from inspect_ai.util import StoreModel
+from pydantic import BaseModel, Field
+
+
+class InterviewStop(StrEnum):
+    """Why an interview ended."""
+
+    ANSWER = "answer"  # the interviewer named a diagnosis
+    DECLINE = "decline"  # the interviewer declined to diagnose
+    BUDGET = "budget"  # a question past the question budget
+    UNPARSED = "unparsed"  # a reply that was no question, answer or decline, after a reminder
+    PATIENT_FAILED = "patient_failed"  # the simulated patient gave an empty reply twice
+    LIMIT = "limit"  # a sample limit (messages, tokens, time) ended the conversation
+
+
+class PatientReply(BaseModel):
+    """What the patient said to one question, what the interviewer was shown, and why."""
+
+    model: str
+    raw: str  # the patient model's whole reply
+    shown: str  # what the interviewer saw: the REVEALED line stripped, leaks withheld
+    revealed: list[str] = Field(default_factory=list)  # profile fact ids the reply disclosed
+    unknown_ids: list[str] = Field(default_factory=list)  # ids reported that are not facts
+    diagnosis_names: list[str] = Field(default_factory=list)  # diagnosis names it said
+    leaks: int = 0  # leak events in this reply (names said + unknown ids)
+    revealed_line: bool = True  # whether the reply ended with a REVEALED line
+    attempts: int = 1
+
+
+class InterviewTurn(BaseModel):
+    """One interviewer message and, for a question, the patient's reply."""
+
+    index: int
+    interviewer: str  # the interviewer's whole reply
+    action: str  # question, answer, decline, unparsed
+    question: str | None = None
+    questions_left: int | None = None  # after this turn
+    patient: PatientReply | None = None
+
+
+class InterviewRecord(BaseModel):
+    """The whole interview; the scorer reads everything it needs from here."""
+
+    mode: str = ""
+    max_questions: int = 0
+    answer_format: str = ""
+    opening: str = ""
+    turns: list[InterviewTurn] = Field(default_factory=list)
+    questions: int = 0
+    elicited: list[str] = Field(default_factory=list)  # fact ids known at the end, in order
+    diagnosis_text: str | None = None
+    diagnosis_code: str | None = None  # the KG code the answer names, None if unmatched
+    criteria_claim: bool | None = None  # the CRITERIA MET statement; None if absent
+    declined: bool = False
+    stop_reason: str = ""  # an InterviewStop
+    excluded_reason: str | None = None
+
+
+class InterviewTrace(StoreModel, InterviewRecord):
+    """`InterviewRecord` in the sample store (keys `InterviewTrace:<field>`), written once when
+    the interview ends (also when a limit stops it)."""

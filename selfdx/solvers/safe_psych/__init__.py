@@ -1,0 +1,1 @@
+"""Safe-Psych: prompting strategies, the per-turn trace, and the staged-disclosure solver."""

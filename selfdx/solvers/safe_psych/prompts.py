@@ -1,0 +1,64 @@
+"""Safe-Psych prompting strategies (the reference code's four, and `structured_actions`) and the
+user message of each turn.
+
+The templates are text files under `selfdx/prompts/safe_psych/`, one per strategy and turn kind
+(`first`, `next`, `final`), with `{sections}` where the revealed section text goes.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, get_args
+
+from selfdx.arguments import choice
+from selfdx.prompts import prompt_text
+
+Strategy = Literal[
+    "full_info_no_abstention",
+    "full_info_abstention_aware",
+    "sequential_info_neutral_prompting",
+    "sequential_info_abstention_aware",
+    "structured_actions",
+]
+STRATEGIES: tuple[str, ...] = get_args(Strategy)
+FULL_INFO_STRATEGIES: tuple[str, ...] = ("full_info_no_abstention", "full_info_abstention_aware")
+
+
+def check_strategy(strategy: str) -> Strategy:
+    """Return `strategy` if it is one of the five, else raise an ArgumentError listing them."""
+    return choice("strategy", strategy, Strategy)
+
+
+def is_full_info(strategy: str) -> bool:
+    """Full-information strategies show every section in one turn."""
+    return strategy in FULL_INFO_STRATEGIES
+
+
+def template(name: str) -> str:
+    """The text of prompt template `name` (file `selfdx/prompts/safe_psych/<name>.txt`)."""
+    return prompt_text(f"safe_psych/{name}")
+
+
+def system_prompt() -> str:
+    """The system message shared by every strategy."""
+    return template("system")
+
+
+def join_sections(sections: list[str] | tuple[str, ...]) -> str:
+    """Raw section contents separated by a blank line, with no headers."""
+    return "\n\n".join(section.strip() for section in sections)
+
+
+def turn_prompt(strategy: str, sections: list[str], stage: int) -> str:
+    """The user message for `stage` (1-based) of a case whose compacted sections are `sections`.
+
+    Full-info strategies have one turn with every section. Sequential strategies show only the
+    newly revealed section; the last stage adds the strategy's final notice after a blank line.
+    """
+    check_strategy(strategy)
+    if is_full_info(strategy):
+        return template(strategy).format(sections=join_sections(sections))
+    kind = "first" if stage == 1 else "next"
+    text = template(f"{strategy}_{kind}").format(sections=sections[stage - 1].strip())
+    if stage == len(sections):
+        text = f"{text}\n\n{template(f'{strategy}_final')}"
+    return text
