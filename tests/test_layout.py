@@ -1,0 +1,174 @@
+"""The layout rules of the package: imports flow one way, and each idea is defined once."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import re
+from pathlib import Path
+
+import pytest
+
+from selfdx.prompts import PROMPT_DIR, prompt_text
+
+PACKAGE = Path(__file__).resolve().parents[1] / "selfdx"
+# The stages in data-flow order; a module may import its own stage and the ones before it.
+# Shared utilities come first; offline models, tasks and commands sit on top of everything.
+STAGES = {
+    "errors": 0,
+    "arguments": 0,
+    "prompts": 0,
+    "gc_tuning": 0,
+    "datasets": 1,
+    "judge": 2,
+    "solvers": 3,
+    "scorers": 4,
+    "analysis": 5,
+}
+TOP = {"providers", "inspect_tasks", "cli", "sweep", "local_model", "_registry", "__init__"}
+
+
+def modules(root: Path = PACKAGE) -> list[Path]:
+    return sorted(root.rglob("*.py"))
+
+
+def stage_of(module: str) -> str:
+    return module.split(".")[1] if module.count(".") else ""
+
+
+def selfdx_imports(path: Path, root: Path = PACKAGE) -> list[str]:
+    """The `selfdx...` modules `path` imports (absolute and relative imports alike)."""
+    package = ("selfdx", *path.relative_to(root).parent.parts)
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[: len(package) - node.level + 1]
+                found.append(".".join([*base, *([node.module] if node.module else [])]))
+            elif node.module:
+                found.append(node.module)
+    return [name for name in found if name.split(".")[0] == "selfdx"]
+
+
+def upward_imports(root: Path = PACKAGE) -> list[str]:
+    """Every import of a later stage (or of the top) by a module of an earlier one."""
+    upward = []
+    for path in modules(root):
+        stage = path.relative_to(root).with_suffix("").parts[0]
+        if stage in TOP:
+            continue
+        for module in selfdx_imports(path, root):
+            target = stage_of(module)
+            if target in TOP or STAGES.get(target, 0) > STAGES[stage]:
+                upward.append(f"{path.relative_to(root)} imports {module}")
+    return upward
+
+
+def test_every_module_belongs_to_a_stage():
+    stages = {path.relative_to(PACKAGE).with_suffix("").parts[0] for path in modules()}
+    assert stages <= set(STAGES) | TOP, stages - set(STAGES) - TOP
+
+
+def test_imports_flow_one_way():
+    upward = upward_imports()
+    assert not upward, "\n".join(upward)
+
+
+def test_the_import_check_finds_upward_imports(tmp_path):
+    """The rule is not vacuous: a solver importing a scorer (absolute or relative) is found."""
+    solvers = tmp_path / "solvers" / "safe_psych"
+    solvers.mkdir(parents=True)
+    (solvers / "loop.py").write_text(
+        "from selfdx.scorers.safe_psych.outcome import case_outcome\n"
+        "from ...analysis import report\n"
+        "from selfdx.judge.behaviour import judge_reply\n"
+    )
+    assert upward_imports(tmp_path) == [
+        "solvers/safe_psych/loop.py imports selfdx.scorers.safe_psych.outcome",
+        "solvers/safe_psych/loop.py imports selfdx.analysis",
+    ]
+
+
+def test_prompts_are_read_by_one_loader():
+    """Only `selfdx.prompts` opens prompt files; every prompt file is non-empty text."""
+    readers = [
+        str(path.relative_to(PACKAGE))
+        for path in modules()
+        if re.search(r"[\"']prompts[\"']", path.read_text(encoding="utf-8"))
+    ]
+    assert readers == [], readers
+    files = sorted(PROMPT_DIR.rglob("*.txt"))
+    assert len(files) >= 30
+    for file in files:
+        name = file.relative_to(PROMPT_DIR).with_suffix("").as_posix()
+        text = prompt_text(name)
+        assert text and text == text.strip(), name
+
+
+def literal_constants() -> dict[str, list[str]]:
+    """Top-level constants with a literal collection value of two or more items, by value."""
+    found: dict[str, list[str]] = {}
+    for path in modules():
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
+                name, value = node.targets[0].id, node.value
+            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                name, value = node.target.id, node.value
+            else:
+                continue
+            try:
+                literal = ast.literal_eval(value) if value is not None else None
+            except ValueError:
+                continue
+            if isinstance(literal, tuple | list | set | frozenset | dict) and len(literal) >= 2:
+                items = literal.items() if isinstance(literal, dict) else literal
+                key = repr(sorted(repr(item) for item in items))
+                found.setdefault(key, []).append(f"{path.relative_to(PACKAGE)}:{name}")
+    return found
+
+
+def test_no_constant_is_defined_twice():
+    """A list of labels, keys or letters written out in two modules is one idea defined twice."""
+    twice = [places for places in literal_constants().values() if len(places) > 1]
+    assert not twice, twice
+
+
+@pytest.mark.parametrize(
+    ("user", "name", "owner"),
+    [
+        # MentalBench letter precision/recall/F1: the task metric and the report
+        (
+            "selfdx.analysis.mentalbench.report",
+            "letter_ratio_parts",
+            "selfdx.scorers.mentalbench.metrics",
+        ),
+        (
+            "selfdx.scorers.mentalbench.metrics",
+            "ratio_with_stderr",
+            "selfdx.scorers.mentalbench.metrics",
+        ),
+        # judge agreement: the judge_check task and `selfdx judge-agreement`
+        ("selfdx.analysis.judge_agreement", "label_agreement", "selfdx.judge.agreement"),
+        ("selfdx.scorers.judge_check.metrics", "LABELS", "selfdx.datasets.behaviour_labels"),
+        ("selfdx.scorers.judge_check.metrics", "panel_alphas", "selfdx.judge.panel"),
+        # Safe-Psych key groups: the task's results entry and the report's tables
+        (
+            "selfdx.analysis.safe_psych.report",
+            "BEHAVIOUR_KEYS",
+            "selfdx.scorers.safe_psych.outcome",
+        ),
+        # the option letters and the report cell format (Markdown and HTML)
+        (
+            "selfdx.scorers.mentalbench.strict_parser",
+            "LETTERS",
+            "selfdx.datasets.mentalbench.schema",
+        ),
+        ("selfdx.analysis.report", "text_frame", "selfdx.analysis.metric_table"),
+    ],
+)
+def test_users_share_the_one_definition(user, name, owner):
+    assert getattr(importlib.import_module(user), name) is getattr(
+        importlib.import_module(owner), name
+    )
