@@ -145,7 +145,7 @@ def test_grader_prompt_states_the_intent(cases):
     ("arguments", "message"),
     [
         ({}, "kg: pass -T kg=PATH"),
-        ({"kg": str(KG), "style": "poem"}, "style: 'poem'"),
+        ({"kg": str(KG), "style": "poem"}, "style: expected one of chart, self-report, got 'poem'"),
         ({"kg": str(KG), "grade": "maybe"}, "grade: expected auto, true or false"),
         ({"kg": str(KG), "n": 0}, "n: expected a whole number >= 1, got 0"),
         ({"kg": str(KG), "types": 6}, "types: '6'"),

@@ -294,5 +294,5 @@ def test_strict_parser_says_why(output: str, status: str):
 def test_get_parser_names_the_choices():
     assert get_parser("strict") is parse_strict
     assert get_parser("reference") is parse_reference
-    with pytest.raises(ValueError, match="parser: 'loose'"):
+    with pytest.raises(ValueError, match="parser: expected one of strict, reference, got 'loose'"):
         get_parser("loose")

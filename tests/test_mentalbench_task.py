@@ -79,8 +79,11 @@ def test_types_argument_forms(types, variants):
     [
         ({"types": 5}, "types: '5' is not a MentalBench type"),
         ({"types": []}, "types: the list is empty"),
-        ({"parser": "loose"}, "parser: 'loose'"),
-        ({"prompt_style": "cot"}, "prompt_style: 'cot'"),
+        ({"parser": "loose"}, "parser: expected one of strict, reference, got 'loose'"),
+        (
+            {"prompt_style": "cot"},
+            "prompt_style: expected one of single, hybrid, multiple, got 'cot'",
+        ),
         ({"generators": "gemini"}, "generators: 'gemini' is not in this data"),
         ({"disorders": "D099"}, "disorders: 'D099' is neither"),
         ({"disorders": "D003"}, "disorders: 'D003' does not occur in this data"),

@@ -96,6 +96,13 @@ def as_object(value: Any, file: str, node: str, field: str) -> dict[str, Any]:
     return value
 
 
+def only_fields(entry: dict[str, Any], fields: set[str], file: str, node: str, what: str) -> None:
+    """Refuse a field the `what` schema does not have (naming the first, alphabetically)."""
+    unknown = set(entry) - fields
+    if unknown:
+        raise fail(file, node, sorted(unknown)[0], f"is not part of the {what} schema")
+
+
 def as_text(value: Any, file: str, node: str, field: str) -> str:
     if not isinstance(value, str) or not value.strip():
         raise fail(file, node, field, f"expected non-empty text, got {value!r}")
@@ -180,9 +187,9 @@ def read_symptoms(folder: Path) -> dict[str, Symptom]:
 
 
 def read_symptom(code: str, entry: dict[str, Any], file: str) -> Symptom:
-    unknown = set(entry) - {"name", "category", "description", "subtypes", "examples"}
-    if unknown:
-        raise fail(file, code, sorted(unknown)[0], "is not part of the symptom schema")
+    only_fields(
+        entry, {"name", "category", "description", "subtypes", "examples"}, file, code, "symptom"
+    )
     subtypes: tuple[tuple[str, str], ...] = ()
     if "subtypes" in entry:
         raw = as_object(entry["subtypes"], file, code, "subtypes")
@@ -208,9 +215,7 @@ def read_group(
     name: str, entry: dict[str, Any], symptoms: dict[str, Symptom], node: str
 ) -> tuple[SymptomGroup, bool]:
     file = "diagnostic_criteria.json"
-    unknown = set(entry) - GROUP_FIELDS
-    if unknown:
-        raise fail(file, node, sorted(unknown)[0], "is not part of the symptom-group schema")
+    only_fields(entry, GROUP_FIELDS, file, node, "symptom-group")
     relation = entry.get("relation")
     if not isinstance(relation, str) or relation not in RELATIONS:
         raise fail(file, node, "relation", f"expected must_include or include, got {relation!r}")
@@ -369,9 +374,7 @@ def read_differential(
     main: str, entry: Any, disorders: dict[str, Disorder], file: str, node: str
 ) -> Differential:
     entry = as_object(entry, file, node, "(entry)")
-    unknown = set(entry) - DIFFERENTIAL_FIELDS
-    if unknown:
-        raise fail(file, node, sorted(unknown)[0], "is not part of the differential schema")
+    only_fields(entry, DIFFERENTIAL_FIELDS, file, node, "differential")
     sub = entry.get("differential_diagnosis")
     if not isinstance(sub, str) or sub not in disorders:
         raise fail(file, node, "differential_diagnosis", f"{sub!r} is not a disorder")
