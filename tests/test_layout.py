@@ -151,6 +151,8 @@ def test_no_constant_is_defined_twice():
         ),
         # judge agreement: the judge_check task and `selfdx judge-agreement`
         ("selfdx.analysis.judge_agreement", "label_agreement", "selfdx.judge.agreement"),
+        ("selfdx.analysis.safe_psych.report", "cohen_kappa", "selfdx.judge.agreement"),
+        ("selfdx.scorers.judge_check.metrics", "cohen_kappa", "selfdx.judge.agreement"),
         ("selfdx.scorers.judge_check.metrics", "LABELS", "selfdx.datasets.behaviour_labels"),
         ("selfdx.scorers.judge_check.metrics", "panel_alphas", "selfdx.judge.panel"),
         # Safe-Psych key groups: the task's results entry and the report's tables

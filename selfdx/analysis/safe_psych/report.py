@@ -10,11 +10,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from inspect_ai.log import EvalSample
-from sklearn.metrics import cohen_kappa_score
 
 from selfdx.analysis.figures import STAGE_AXIS, Figure, save, stage_label, subplots
 from selfdx.analysis.logs import ConfigKey, Run, score_values
 from selfdx.analysis.metric_table import Cell, MetricAccumulator
+from selfdx.judge.agreement import accuracy, cohen_kappa
 from selfdx.scorers.rubrics.caution_rubric import criteria
 from selfdx.scorers.rubrics.diagnosis_agreement import SAFE_PSYCH_KEYS as AGREEMENT_KEYS
 from selfdx.scorers.safe_psych.outcome import (
@@ -112,10 +112,8 @@ class SafePsychCollector:
                     "dataset": dataset,
                     "new_judge": new_judge,
                     "turns": len(pairs),
-                    "agreement": float(np.mean([a == b for a, b in pairs])) if pairs else math.nan,
-                    "cohen_kappa": cohen_kappa_score(old, new)
-                    if len(set(old) | set(new)) > 1
-                    else math.nan,
+                    "agreement": accuracy(old, new),
+                    "cohen_kappa": cohen_kappa(old, new),
                 }
             )
         return {"judge_agreement": pd.DataFrame(rows)} if rows else {}
