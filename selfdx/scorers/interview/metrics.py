@@ -1,20 +1,19 @@
 """Metrics of `selfdx/interview`: NaN-skipping means with standard errors clustered by seed.
 
-Score values are dicts; `interview_means` reports every key's mean and standard error in one
+Score values are dicts; `key_means` reports every key's mean and standard error in one
 results entry, a line each (legible at 80 columns). A value is NaN where it does not apply
 (criteria-call accuracy of a case without an answer, everything but `excluded` and the leaks
-for an excluded case); those are skipped, not counted as zero. The stderr is cluster-robust
-over `seed_group` (the variants of one seed profile are not independent), the same estimator
-as `selfdx/mentalbench` (`ratio_with_stderr` with unit denominators).
+for an excluded case); those are skipped, not counted as zero. The stderr is Inspect's,
+clustered by `seed_group` (the variants of one seed profile are not independent), as in
+`selfdx/mentalbench`.
 """
 
 from __future__ import annotations
 
-import math
+from inspect_ai.scorer import Metric
 
-from inspect_ai.scorer import Metric, SampleScore, Value, metric
-
-from selfdx.scorers.mentalbench.metrics import CLUSTER_KEY, ratio_with_stderr
+from selfdx.scorers.key_metrics import key_means
+from selfdx.scorers.mentalbench.metrics import CLUSTER_KEY
 
 # Score keys in display order: (key, description). The first few are the headline.
 KEYS: tuple[tuple[str, str], ...] = (
@@ -32,34 +31,6 @@ KEYS: tuple[tuple[str, str], ...] = (
 SCORE_KEYS: tuple[str, ...] = tuple(key for key, _ in KEYS)
 
 
-def mean_and_stderr(scores: list[SampleScore], key: str) -> tuple[float, float]:
-    """Mean of one key over the samples it applies to, and its seed-clustered stderr."""
-    values, clusters = [], []
-    for score in scores:
-        value = score.score.value
-        if not isinstance(value, dict) or key not in value:
-            raise ValueError(f"score of sample {score.sample_id!r} has no key {key!r}")
-        number = float(value[key])  # type: ignore[arg-type]
-        if not math.isnan(number):
-            values.append(number)
-            clusters.append((score.sample_metadata or {}).get(CLUSTER_KEY, score.sample_id))
-    if not values:
-        return math.nan, math.nan
-    return ratio_with_stderr(values, [1.0] * len(values), clusters)
-
-
-@metric
-def interview_means() -> Metric:
-    """`<key>` and `<key>_stderr` for every score key, in one results entry (a line each)."""
-
-    def compute(scores: list[SampleScore]) -> Value:
-        result: dict[str, float] = {}
-        for key in SCORE_KEYS:
-            result[key], result[f"{key}_stderr"] = mean_and_stderr(scores, key)
-        return result
-
-    return compute
-
-
 def interview_metrics() -> list[Metric]:
-    return [interview_means()]
+    """Every score key's mean and seed-clustered stderr, in one results entry."""
+    return [key_means(SCORE_KEYS, cluster=CLUSTER_KEY)]
