@@ -2,8 +2,8 @@
 
 Per key (`primary_answer`, `info_request`, `icd_codes`, `diagnosis_names`) and for the
 `action`: accuracy (with Inspect's stderr), macro-F1 and Cohen's kappa, by the one definition
-in `selfdx.judge.agreement`; `unparsed_rate` (the judge's answer could not be read after its retries:
-every key at once, since the four lines are parsed together). An unparsed reply counts as a
+in `selfdx.judge.agreement`; `unparsed_rate` (the judge's answer could not be read after its
+retries: every key at once, since the four lines are parsed together). An unparsed reply counts as a
 disagreement on every key. With a panel, Krippendorff's alpha between the judges per key.
 The breakdown by category is the accuracy of each key within each category of replies.
 """
