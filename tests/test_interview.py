@@ -13,9 +13,9 @@ from selfdx.datasets.interview.cases import (
     load_cases,
     seed_group_of,
 )
+from selfdx.datasets.interview.criteria import criteria_check
 from selfdx.datasets.interview.demo_graph import demo_kg
 from selfdx.datasets.interview.facts import (
-    criteria_check,
     duration_fact,
     first_person,
     impairment_fact,
@@ -29,7 +29,6 @@ from selfdx.inspect_tasks.interview import interview, normalise_types
 from selfdx.providers.kg_patient import answer as patient_answer
 from selfdx.solvers.interview.patient import split_revealed, withhold_names
 from selfdx.solvers.interview.prompts import (
-    diagnosis_code,
     parse_reply,
     patient_prompt,
     system_prompt,
@@ -183,30 +182,23 @@ def test_sampled_cases_are_reproducible():
             "DIAGNOSIS: B. Major Depressive Disorder\nCRITERIA MET: yes",
             "answer",
             "B. Major Depressive Disorder",
-            True,
+            "yes",
         ),
-        ("**DIAGNOSIS:** C\n**CRITERIA MET:** No, not yet.", "answer", "C", False),
+        ("**DIAGNOSIS:** C\n**CRITERIA MET:** No, not yet.", "answer", "C", "no"),
+        ("DIAGNOSIS: C\nCRITERIA MET: cannot tell", "answer", "C", "cannot tell"),
+        ("DIAGNOSIS: C\nCRITERIA MET: **Can't tell** from this", "answer", "C", "cannot tell"),
+        ("DIAGNOSIS: C\nCRITERIA MET: unsure", "answer", "C", "cannot tell"),
+        ("DIAGNOSIS: C\nCRITERIA MET: not met", "answer", "C", "no"),
+        ("DIAGNOSIS: C\nCRITERIA MET: perhaps", "answer", "C", None),
         ("DIAGNOSIS: A", "answer", "A", None),
         ("DECLINE: not enough information", "decline", None, None),
         ("I think it is depression.", "unparsed", None, None),
-        ("Thinking...\nDIAGNOSIS: D\nCRITERIA MET: yes\nQUESTION: more?", "answer", "D", True),
+        ("Thinking...\nDIAGNOSIS: D\nCRITERIA MET: yes\nQUESTION: more?", "answer", "D", "yes"),
     ],
 )
 def test_parse_reply(reply, action, diagnosis, criteria):
     parsed = parse_reply(reply)
     assert (parsed.action, parsed.diagnosis, parsed.criteria) == (action, diagnosis, criteria)
-
-
-def test_diagnosis_code():
-    kg, cases = load_cases("demo", ("1",))
-    case = cases[0]
-    letters = dict(zip("ABCD", case.option_codes, strict=True))
-    assert diagnosis_code("B. anything", case, kg, "letters") == letters["B"]
-    name = case.option_names[2]
-    assert diagnosis_code(f"I'd say {name}", case, kg, "letters") == case.option_codes[2]
-    assert diagnosis_code("Posttraumatic stress disorder", case, kg, "free_text") == "D018"
-    assert diagnosis_code("PTSD", case, kg, "free_text") == "D018"
-    assert diagnosis_code("a sleep problem", case, kg, "free_text") is None
 
 
 def test_revealed_line_and_withheld_names():
@@ -231,7 +223,7 @@ def test_kg_patient_answers_from_its_facts():
     reply = patient_answer(system, "Do you worry too much about many everyday matters?")
     assert reply == f"{present.statement}\nREVEALED: S121"
     reply = patient_answer(system, "Do you have unwanted, vivid memories of a frightening event?")
-    assert reply == "No, I haven't had intrusive memories.\nREVEALED: none"
+    assert reply == "No, I don't get unwanted memories like that.\nREVEALED: none"
     reply = patient_answer(system, "How long has this been going on?")
     assert reply == f"{case.fact('DURATION').statement}\nREVEALED: DURATION"
     reply = patient_answer(system, "What diagnosis do you think you have?")
@@ -271,16 +263,21 @@ def test_kg_patient_understands_plain_questions():
     present = {f.id for f in case.facts}
     reply = patient_answer(system, "How has your sleep been lately?")
     assert ("S103" in present) == reply.endswith("REVEALED: S103")
-    assert ("S103" in present) != reply.startswith("No, I haven't had sleep change")
+    assert ("S103" in present) != reply.startswith("No, I've been sleeping about as usual.")
     # "feel" alone names no symptom: a question about feeling sad is about sadness only.
     reply = patient_answer(system, "Do you feel sad?")
     assert "restless" not in reply.lower()
 
 
 @needs_data
-def test_kg_interviewer_needs_the_graph_of_the_cases():
+def test_kg_interviewer_reads_the_graph_of_the_run():
+    """Without `-M kg`, the offline interviewer reads the graph of the task's own data, which
+    the solver puts in the sample store; outside a sample, with options the demo graph does
+    not have, it says to pass the graph."""
     from inspect_ai.model import ChatMessageSystem, ChatMessageUser
+    from inspect_ai.util._store import Store, _subtask_store
 
+    from selfdx.datasets.interview.cases import DATA_STORE_KEY
     from selfdx.providers.interview_policies import kg_interviewer
 
     _, cases = load_cases(str(RESOURCES), ("1",), "sampled", n_sampled=1)
@@ -292,6 +289,13 @@ def test_kg_interviewer_needs_the_graph_of_the_cases():
     with pytest.raises(ValueError, match="pass -M kg=PATH"):
         kg_interviewer(messages, {})
     assert kg_interviewer(messages, {"kg": str(RESOURCES)}).startswith(("QUESTION:", "DIAGNOSIS:"))
+    store = Store()
+    store.set(DATA_STORE_KEY, str(RESOURCES))
+    token = _subtask_store.set(store)  # as inside a sample of the run
+    try:
+        assert kg_interviewer(messages, {}).startswith(("QUESTION:", "DIAGNOSIS:"))
+    finally:
+        _subtask_store.reset(token)
 
 
 def test_task_records_its_data_identity():

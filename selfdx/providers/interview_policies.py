@@ -1,20 +1,26 @@
 """Offline interviewers for `selfdx/interview`: `selfdx/kg-interviewer` and `selfdx/opening-guess`.
 
-Both read MentalKG (`-M kg=PATH` to the graph or a folder above it; default: the synthetic
-demo graph) and keep no state: every reply is worked out again from the conversation.
+Both read MentalKG: `-M kg=PATH` (the graph or a folder above it), else the graph of the task's
+own data (the interview solver records it in the sample store), else the synthetic demo graph.
+They keep no state: every reply is worked out again from the conversation.
 
-Evidence: a symptom counts as reported when a patient message (sentences that start with "No"
+Evidence: a symptom counts as reported when a patient sentence (sentences that start with "No"
 are denials and skipped) holds at least 80% of the content words of one of the symptom's KG
-expressions; durations, impairment, a stressor and the additional requirements are read from
-the wording the patient uses for them. The evidence becomes facts, and the rule check
-(`interview_facts.criteria_check`) says which candidate's criteria it meets.
+expressions or of the patient's wording of them (`patient_words`); durations, impairment and a
+stressor are read from the sentences the patient uses for them, and a requirement from a "yes"
+to the question "Is this true for you: <requirement>?". The evidence becomes facts, and the rule
+check (`selfdx.datasets.interview.criteria.criteria_check`) says which candidate's criteria it
+meets.
 
 `kg-interviewer` ranks the candidates (the options, or every KG disorder with free-text
 answers) by how far their required groups are filled, asks about the leading candidate's
 unfilled required groups (listing the KG descriptions), then its duration, impairment,
 stressor and additional requirements, and moves to the next candidate when the leader has
-nothing left to ask. It answers as soon as the leader's criteria are met (CRITERIA MET: yes),
-or, when the budget or the questions run out, with the leader and CRITERIA MET: no.
+nothing left to ask. Once the leader's criteria are met it asks about what would rule it out
+(the groups of its DSM-5 exclusions among the options, an optional group that would complete
+another disorder), then answers the leader that still passes (CRITERIA MET: yes),
+or, when the budget or the questions run out, with the leader and CRITERIA MET: no when it
+asked everything the leader needs (or saw the whole profile), "cannot tell" when it did not.
 `opening-guess` answers at once with the leader (the floor of an interviewer that never asks).
 """
 
@@ -25,18 +31,22 @@ from functools import cache
 from typing import Any
 
 from inspect_ai.model import ChatMessage
+from inspect_ai.util import store
 
+from selfdx.datasets.interview.cases import DATA_STORE_KEY
+from selfdx.datasets.interview.criteria import criteria_check
 from selfdx.datasets.interview.demo_graph import demo_kg
 from selfdx.datasets.interview.facts import (
     Fact,
-    criteria_check,
     duration_fact,
     impairment_fact,
     requirement_fact,
     stressor_fact,
 )
+from selfdx.datasets.interview.patient_words import GROUPS, requirement_identity, words_for
+from selfdx.datasets.interview.questions import content_words
+from selfdx.datasets.mentalkg.exclusions import ANY_OTHER, exclusions_of
 from selfdx.datasets.mentalkg.model import MentalKG, load_kg
-from selfdx.providers.kg_patient import stems
 from selfdx.providers.offline import offline_policy
 
 OPTION = re.compile(r"^([A-H])\. (.+)$", re.MULTILINE)
@@ -44,19 +54,16 @@ DURATION = re.compile(
     r"\d+\s*(?:day|week|month|year)s?(?:\s*(?:,|and|,\s*and)\s*\d+\s*(?:day|week|month|year)s?)*",
     re.IGNORECASE,
 )
-GROUP_DURATION = re.compile(r"The (.+?) part of it has lasted (" + DURATION.pattern + ")", re.I)
-NO_IMPAIRMENT = re.compile(r"not (stopped|affected|got in the way)|no effect|manage fine", re.I)
-IMPAIRMENT = re.compile(
-    r"get(s|ting)? in the way|struggl\w* (at|with) work|affect\w* my|can't work|cannot work"
-    r"|missed work|relationships",
-    re.I,
+# The offline patient's own sentences for impairment and the stressor (`facts`): read from
+# those sentences only, never from a symptom that mentions work or an event.
+IMPAIRED = re.compile(r"^\W*It gets in the way of my work")
+NOT_IMPAIRED = re.compile(r"^\W*Honestly it has not stopped me")
+TRAUMATIC = re.compile(r"^\W*Before all this started")
+LIFE_CHANGE = re.compile(r"^\W*It started after")
+ILLNESS_DURATION = re.compile(
+    r"I've been dealing with all of this for about (" + DURATION.pattern + ")"
 )
-TRAUMA = re.compile(
-    r"terrif|life was in danger|accident|assault|attack|\bfire\b|combat|crash|violence", re.I
-)
-LIFE_CHANGE = re.compile(
-    r"hard change|lost my job|redundan|divorce|separat|moved|break[- ]?up|bereave", re.I
-)
+REQUIREMENT_QUESTION = re.compile(r"Is this true for you: (.+?)\?\s*$", re.I)
 SENTENCE = re.compile(r"(?<=[.!?])\s+")
 MATCH = 0.8
 
@@ -66,63 +73,109 @@ def graph(path: str) -> MentalKG:
     return demo_kg() if path == "demo" else load_kg(path)
 
 
+def graph_of_run(model_args: dict[str, Any]) -> MentalKG:
+    """The graph given by `-M kg=...`, else that of the task's own data (the interview solver
+    puts it in the sample store), else the demo graph."""
+    if "kg" in model_args:
+        return graph(str(model_args["kg"]))
+    try:
+        data = store().get(DATA_STORE_KEY, "demo")
+    except LookupError:  # called outside a sample (a unit test)
+        data = "demo"
+    return graph(str(data))
+
+
 EXPRESSIONS: dict[tuple[str, str], list[frozenset[str]]] = {}
 
 
 def expressions(kg: MentalKG, code: str) -> list[frozenset[str]]:
-    """Content-word stems of each KG expression of a symptom (cached per graph and symptom)."""
+    """Content words of each way the symptom is said: its KG expressions and the patient's
+    wording of them (cached per graph and symptom)."""
     key = (str(kg.folder), code)
     if key not in EXPRESSIONS:
         symptom = kg.symptoms[code]
         texts = [*symptom.examples, *(t for _, t in symptom.subtypes)] or [symptom.description]
-        EXPRESSIONS[key] = [s for s in (stems(t) for t in texts) if s]
+        words = words_for(code, symptom.name)
+        texts += list(words.say) if words else []
+        EXPRESSIONS[key] = [s for s in map(content_words, texts) if s]
     return EXPRESSIONS[key]
+
+
+def group_sentences() -> list[tuple[str, re.Pattern[str], re.Pattern[str], re.Pattern[str]]]:
+    """For each timed group: (group, its duration sentence, impaired, not impaired)."""
+    found = []
+    for name, words in GROUPS.items():
+        head, _, tail = words.duration.partition("{duration}")
+        duration = re.compile(re.escape(head) + "(" + DURATION.pattern + ")" + re.escape(tail))
+        found.append(
+            (
+                name,
+                duration,
+                re.compile(re.escape(words.impaired)),
+                re.compile(re.escape(words.not_impaired)),
+            )
+        )
+    return found
+
+
+GROUP_SENTENCES = group_sentences()
 
 
 def patient_text(messages: list[ChatMessage]) -> list[str]:
     """What the interviewer heard: the opening (or full profile) and the patient's replies,
     as sentences, denials dropped."""
-    users = [m.text for m in messages if m.role == "user"]
+    users = [re.sub(r"^\s*Patient:\s*", "", m.text) for m in messages if m.role == "user"]
     sentences = [s for text in users for s in SENTENCE.split(text)]
     return [s for s in sentences if not re.match(r"\W*(patient:\s*)?no\b", s, re.I)]
 
 
-def evidence(kg: MentalKG, sentences: list[str], candidates: list[str]) -> list[Fact]:
+def affirmed_requirements(messages: list[ChatMessage]) -> list[str]:
+    """Requirements asked as "Is this true for you: ...?" and answered with a yes."""
+    found = []
+    for asked, replied in zip(messages, messages[1:], strict=False):
+        if asked.role != "assistant" or replied.role != "user":
+            continue
+        question = REQUIREMENT_QUESTION.search(asked.text.strip())
+        reply = re.sub(r"^\W*patient:\s*", "", replied.text.strip(), flags=re.I)
+        if question and re.search(r"(?:^|[.!?]\s+)yes\b", reply, re.I):
+            found.append(question.group(1).strip())
+    return found
+
+
+def evidence(
+    kg: MentalKG, sentences: list[str], candidates: list[str], affirmed: list[str] = ()
+) -> list[Fact]:
     """Facts the conversation has established, in the rule check's terms."""
-    words = [stems(s) for s in sentences]
+    words = [content_words(s) for s in sentences]
     symptoms = sorted({s for c in candidates for s in kg.symptoms_of(c)})
     facts: list[Fact] = []
     for code in symptoms:
         if any(len(e & w) >= MATCH * len(e) for e in expressions(kg, code) for w in words):
             facts.append(Fact(id=code, kind="symptom", statement="", topic="", value=True))
-    text = " ".join(sentences)
-    spans = [m.group(0) for m in DURATION.finditer(text)]
-    group_spans = {m.group(1).lower(): m.group(2) for m in GROUP_DURATION.finditer(text)}
-    if spans:
-        facts.append(duration_fact(max(spans, key=days_of)))
-    for name in {g for c in candidates for g in kg.groups_of(c)}:
-        label = name.replace("_", " ").lower()
-        if label in group_spans:
-            facts.append(duration_fact(group_spans[label], name))
-        elif spans:
-            facts.append(duration_fact(max(spans, key=days_of), name))
-    flag = None
-    if NO_IMPAIRMENT.search(text):
-        flag = False
-    elif IMPAIRMENT.search(text):
-        flag = True
-    if flag is not None:
-        facts.append(impairment_fact(flag))
-        facts += [impairment_fact(flag, group=g) for c in candidates for g in kg.groups_of(c)]
-    if TRAUMA.search(text):
-        facts.append(stressor_fact("traumatic"))
-    elif LIFE_CHANGE.search(text):
-        facts.append(stressor_fact("psychosocial"))
+    named = {g for c in candidates for g in kg.groups_of(c)}
+    for sentence in sentences:
+        for name, duration, impaired, not_impaired in GROUP_SENTENCES:
+            if name not in named:
+                continue
+            if found := duration.search(sentence):
+                facts.append(duration_fact(found.group(1), name))
+            if impaired.search(sentence):
+                facts.append(impairment_fact(True, group=name))
+            elif not_impaired.search(sentence):
+                facts.append(impairment_fact(False, group=name))
+        if found := ILLNESS_DURATION.search(sentence):
+            facts.append(duration_fact(found.group(1)))
+        if IMPAIRED.search(sentence) or NOT_IMPAIRED.search(sentence):
+            facts.append(impairment_fact(bool(IMPAIRED.search(sentence))))
+        if TRAUMATIC.search(sentence):
+            facts.append(stressor_fact("traumatic"))
+        elif LIFE_CHANGE.search(sentence):
+            facts.append(stressor_fact("psychosocial"))
+    stated = [requirement_identity(t) for t in affirmed]
     index = 0
     for code in candidates:
         for requirement in kg.disorder(code).criteria.additional_requirements:
-            want = stems(requirement)
-            if want and any(len(want & w) >= MATCH * len(want) for w in words):
+            if requirement_identity(requirement) in stated:
                 index += 1
                 facts.append(requirement_fact(index, requirement))
     return unique(facts)
@@ -133,15 +186,6 @@ def unique(facts: list[Fact]) -> list[Fact]:
     for fact in facts:
         seen.setdefault(fact.id, fact)
     return list(seen.values())
-
-
-def days_of(text: str) -> int:
-    from selfdx.datasets.mentalkg.model import duration_days
-
-    try:
-        return duration_days(text)
-    except ValueError:
-        return 0
 
 
 def coverage(kg: MentalKG, code: str, facts: list[Fact]) -> float:
@@ -156,25 +200,52 @@ def coverage(kg: MentalKG, code: str, facts: list[Fact]) -> float:
     ) / len(groups)
 
 
+def group_question(kg: MentalKG, name: str, have: set[str], asked: str) -> str | None:
+    """A question listing the KG descriptions of the group's symptoms not yet heard or asked."""
+    described = [(s, kg.symptoms[s].description.rstrip(".")) for s in kg.groups[name].pool]
+    open_ = [text for s, text in described if s not in have and text not in asked]
+    return f"Have you noticed any of the following? {'; '.join(open_)}." if open_ else None
+
+
+def rule_out_questions(
+    kg: MentalKG, code: str, candidates: list[str], facts: list[Fact], asked: str
+) -> list[str]:
+    """Questions about what would rule `code` out: an optional group that would complete
+    another disorder, and the groups and candidates of its DSM-5 exclusions."""
+    disorder = kg.disorder(code)
+    groups = [g for g in disorder.optional_groups if kg.completing_disorders(code, g)]
+    for row in exclusions_of(code):
+        groups += [g for g in row.groups if g in kg.groups]
+        others = candidates if ANY_OTHER in row.disorders else row.disorders
+        groups += [
+            g for c in others if c != code and c in candidates for g in kg.groups_of(c, True)
+        ]
+    have = {f.id for f in facts}
+    found = [group_question(kg, g, have, asked) for g in dict.fromkeys(groups)]
+    return [q for q in found if q and q not in asked]
+
+
 def topics(kg: MentalKG, code: str, facts: list[Fact], asked: str = "") -> list[str]:
     """Questions that would fill what the candidate's criteria still lack, in asking order;
     symptoms already asked about (their description is in `asked`) are not listed again."""
     have = {f.id for f in facts}
     disorder = kg.disorder(code)
-    questions = []
-    for name in disorder.required_groups:
-        described = [(s, kg.symptoms[s].description.rstrip(".")) for s in kg.groups[name].pool]
-        open_ = [text for s, text in described if s not in have and text not in asked]
-        if open_:
-            questions.append(f"Have you noticed any of the following? {'; '.join(open_)}.")
+    questions = [
+        q for name in disorder.required_groups if (q := group_question(kg, name, have, asked))
+    ]
     criteria = disorder.criteria
-    groups_timed = any(kg.groups[g].min_days for g in disorder.required_groups)
-    if (criteria.min_days or criteria.max_days or groups_timed) and "DURATION" not in have:
+    groups = disorder.required_groups
+    durations = {f"DURATION-{g}" for g in groups if kg.groups[g].min_days}
+    if criteria.min_days or criteria.max_days:
+        durations.add("DURATION")
+    if durations - have:
         questions.append("How long has all of this been going on?")
-    needs_fi = criteria.functional_impairment_required is not None or any(
-        kg.groups[g].functional_impairment_required is not None for g in disorder.required_groups
-    )
-    if needs_fi and "IMPAIRMENT" not in have:
+    impairments = {
+        f"IMPAIRMENT-{g}" for g in groups if kg.groups[g].functional_impairment_required is not None
+    }
+    if criteria.functional_impairment_required is not None:
+        impairments.add("IMPAIRMENT")
+    if impairments - have:
         questions.append("How has this affected your work, home life or relationships?")
     if (
         criteria.traumatic_stressor_required or criteria.psychosocial_stressor_required
@@ -202,30 +273,36 @@ def candidates_of(kg: MentalKG, messages: list[ChatMessage]) -> tuple[list[str],
     return (list(letters) or list(kg.disorders)), letters
 
 
-def final(kg: MentalKG, code: str, letters: dict[str, str], met: bool) -> str:
+def final(kg: MentalKG, code: str, letters: dict[str, str], claim: str) -> str:
     name = kg.disorder(code).name
     shown = f"{letters[code]}. {name}" if code in letters else name
-    return f"DIAGNOSIS: {shown}\nCRITERIA MET: {'yes' if met else 'no'}"
+    return f"DIAGNOSIS: {shown}\nCRITERIA MET: {claim}"
 
 
 def interviewer(messages: list[ChatMessage], model_args: dict[str, Any], may_ask: bool) -> str:
-    kg = graph(str(model_args.get("kg", "demo")))
+    """Answer "yes" once the rule check passes on what was heard; else ask what the leading
+    candidates lack; else answer the leader with "no" when everything it needs was asked (or
+    the whole profile was shown) and "cannot tell" when it was not."""
+    kg = graph_of_run(model_args)
     candidates, letters = candidates_of(kg, messages)
-    facts = evidence(kg, patient_text(messages), candidates)
+    facts = evidence(kg, patient_text(messages), candidates, affirmed_requirements(messages))
     ranked = sorted(candidates, key=lambda c: (-coverage(kg, c, facts), candidates.index(c)))
-    for code in ranked:
-        if criteria_check(kg, code, facts)[0]:
-            return final(kg, code, letters, True)
     system = "\n".join(m.text for m in messages if m.role == "system")
     last = messages[-1].text if messages else ""
     allowed = may_ask and "QUESTION:" in system and "no questions left" not in last.lower()
+    asked = " ".join(m.text for m in messages if m.role == "assistant")
+    for code in ranked:
+        if criteria_check(kg, code, facts)[0]:
+            rule_out = rule_out_questions(kg, code, candidates, facts, asked) if allowed else []
+            return f"QUESTION: {rule_out[0]}" if rule_out else final(kg, code, letters, "yes")
     if allowed:
-        asked = " ".join(m.text for m in messages if m.role == "assistant")
         for code in ranked:
             for question in topics(kg, code, facts, asked):
                 if question not in asked:
                     return f"QUESTION: {question}"
-    return final(kg, ranked[0], letters, False)
+    left = [q for q in topics(kg, ranked[0], facts, asked) if q not in asked]
+    settled = "complete assessment" in system or not left
+    return final(kg, ranked[0], letters, "no" if settled else "cannot tell")
 
 
 @offline_policy("kg-interviewer")

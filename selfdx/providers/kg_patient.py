@@ -1,169 +1,74 @@
 """`selfdx/kg-patient`: an offline, deterministic simulated patient for `selfdx/interview`.
 
-It reads its facts from the patient prompt (`- [ID] about: TOPIC | you say: STATEMENT`, and the
-symptoms it does not have as `- [ID] about: TOPIC`) and answers the doctor's last question:
+It reads its facts back from the patient prompt (one line per fact, see
+`selfdx.datasets.interview.questions.fact_line`) and answers the doctor's last question with
+exactly the facts the question asks about (`asked_about`, the definition the scorer uses too):
 
-- a symptom (present or absent) is asked about when the question holds at least half of the
-  content words of its topic (name and KG description), or most of the telling words of its
-  name (not "difficulty", "change", "feeling"...: "how is your sleep?" asks about Sleep
-  Disturbance); present ones are confirmed in the patient's words, absent ones denied;
-- duration, impairment and stressor facts answer questions that use the usual words for them
-  ("how long", "work", "happened before"...); requirements, the differential's condition and
-  its rule answer questions that share half of their words;
-- a question about the diagnosis gets "I don't know what it is called";
-- anything else gets "I'm not sure, I haven't noticed that".
+- a fact it has: its statement, in the patient's words; its id goes on the REVEALED line;
+- a symptom or requirement it lacks: its denial ("No, ..."); when a list of symptoms asks
+  about three or more it lacks, one sentence says that none of them (or none of the others)
+  apply;
+- a requirement it cannot be sure of: "I'm honestly not sure about that.";
+- nothing asked about: "I don't know what it is called" to a question about the diagnosis, a
+  plain "not sure" to a question about how long, how it affects life or what happened (when
+  the profile does not say), else "I'm not sure. I haven't noticed anything like that."
 
-The last line lists the ids revealed (`REVEALED: S024, DURATION` or `REVEALED: none`).
+The last line lists the ids revealed (`REVEALED: S024, DURATION` or `REVEALED: none`). The same
+question always gets the same answer.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from inspect_ai.model import ChatMessage
 
-from selfdx.providers.choice_policies import STOPWORDS, last_user_text
+from selfdx.datasets.interview.facts import UNSURE
+from selfdx.datasets.interview.questions import (
+    TRIGGERS,
+    asked_about,
+    is_diagnosis_question,
+    read_fact_lines,
+)
+from selfdx.providers.choice_policies import last_user_text
 from selfdx.providers.offline import offline_policy
 
-ITEM = re.compile(r"^- \[(?P<id>[^\]]+)\] about: (?P<topic>.*?)(?: \| you say: (?P<say>.*))?$")
 DOCTOR = re.compile(r"<doctor>(.*)</doctor>", re.DOTALL)
-WORD = re.compile(r"[a-z]+")
-STEM = 6
-SUFFIXES: tuple[tuple[str, str], ...] = (
-    ("ies", "y"),
-    ("ing", ""),
-    ("ed", ""),
-    ("es", ""),
-    ("ly", ""),
-    ("s", ""),
-)
-TRIGGERS: dict[str, tuple[str, ...]] = {
-    "duration": (
-        r"how long",
-        r"since when",
-        r"when did",
-        r"duration",
-        r"how many (weeks|months|years)",
-        r"lasted",
-    ),
-    "impairment": (
-        r"\bwork\b",
-        r"\bjob\b",
-        r"\bschool\b",
-        r"daily life",
-        r"day[- ]to[- ]day",
-        r"function",
-        r"\bcope\b",
-        r"interfer",
-        r"get in the way",
-        r"\baffect",
-        r"\bimpact",
-        r"home life",
-        r"relationships",
-    ),
-    "stressor": (
-        r"happen",
-        r"\bevent",
-        r"trauma",
-        r"accident",
-        r"\bloss\b",
-        r"life change",
-        r"stressful",
-        r"frighten",
-        r"before (this|it) (started|began)",
-        r"trigger",
-    ),
+NONE_OF_THE_OTHERS = "None of the other things you mentioned apply to me."
+NONE_OF_THOSE = "No, none of those things apply to me."
+NOT_SURE = {
+    "duration": "I'm not sure exactly how long it has been.",
+    "impairment": "I couldn't really say how much it affects things.",
+    "stressor": "Nothing in particular comes to mind.",
 }
-DIAGNOSIS_QUESTION = re.compile(
-    r"diagnos|what (do you think )?(it|this) is called|what (condition|disorder|illness)"
-    r"|name of (it|your)|\bdisorder\b",
-    re.IGNORECASE,
-)
-
-
-def stem(word: str) -> str:
-    """A crude stem: one common suffix off (keeping four letters), then six letters at most."""
-    for suffix, replacement in SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
-            word = word[: -len(suffix)] + replacement
-            break
-    return word[:STEM]
-
-
-@lru_cache(maxsize=65536)
-def stems(text: str) -> frozenset[str]:
-    """Content-word stems of a text (stopwords and words of three letters or fewer dropped)."""
-    return frozenset(
-        stem(w) for w in WORD.findall(text.lower()) if len(w) > 3 and w not in STOPWORDS
-    )
-
-
-# Words of KG symptom names too general to say on their own what a question is about.
-GENERIC = frozenset(
-    stem(w)
-    for w in "difficulty behavior behaviour activity activities negative related response "
-    "symptoms disturbance increased decreased excessive change changes loss feeling feel "
-    "persistent self with eating".split()
-)
-
-
-@dataclass(frozen=True)
-class Item:
-    id: str
-    topic: str
-    say: str | None  # None: a symptom the patient does not have
-
-    @property
-    def kind(self) -> str:
-        if self.id.startswith(("DURATION", "IMPAIRMENT")):
-            return self.id.split("-")[0].lower()
-        if self.id == "STRESSOR":
-            return "stressor"
-        if re.fullmatch(r"S\d+", self.id):
-            return "symptom"
-        return "other"
-
-
-def read_items(system: str) -> list[Item]:
-    items = []
-    for line in system.splitlines():
-        match = ITEM.match(line.strip())
-        if match:
-            items.append(Item(match["id"], match["topic"], match["say"]))
-    return items
-
-
-def asked(item: Item, question: str, words: frozenset[str]) -> bool:
-    if item.kind in TRIGGERS:
-        return any(re.search(p, question, re.IGNORECASE) for p in TRIGGERS[item.kind])
-    topic = stems(item.topic)
-    if not topic:
-        return False
-    if item.kind == "symptom":
-        name = stems(item.topic.split(":")[0]) - GENERIC
-        if name and 2 * len(name & words) > len(name):
-            return True
-    return len(topic & words) / len(topic) >= 0.5
+NOTHING = "I'm not sure. I haven't noticed anything like that."
+DIAGNOSIS = "I don't know what it is called. That is why I came to see you."
 
 
 def answer(system: str, question: str) -> str:
-    items = read_items(system)
-    words = stems(question)
-    hits = [item for item in items if asked(item, question, words)]
-    said = [item.say for item in hits if item.say]
-    denied = [item.topic.split(":")[0].lower() for item in hits if item.say is None]
-    parts = list(said)
-    if denied:
-        parts.append(f"No, I haven't had {', '.join(denied)}.")
+    """The reply to `question` from the fact lines of the patient prompt `system`."""
+    items = read_fact_lines(system)
+    topics = [topic for topic, _ in items]
+    says = {topic.id: say for topic, say in items}
+    truth = {topic.id: topic.truth for topic in topics}
+    asked = asked_about(question, topics)
+    told = [says[i] for i in asked if truth[i] == "yes"]
+    denied = [i for i in asked if truth[i] == "no"]
+    if len([i for i in denied if i.startswith("NO-S")]) >= 3:
+        summary = NONE_OF_THE_OTHERS if told else NONE_OF_THOSE
+        denials = [says[i] for i in denied if not i.startswith("NO-S")] + [summary]
+    else:
+        denials = [says[i] for i in denied]
+    unsure = [UNSURE] if any(truth[i] == "unsure" for i in asked) else []
+    parts = list(dict.fromkeys([*told, *denials, *unsure]))
     if not parts:
-        if DIAGNOSIS_QUESTION.search(question):
-            parts.append("I don't know what it is called. That is why I came to see you.")
+        if is_diagnosis_question(question):
+            parts = [DIAGNOSIS]
         else:
-            parts.append("I'm not sure. I haven't noticed anything like that.")
-    revealed = [item.id for item in hits if item.say]
+            kinds = [kind for kind, pattern in TRIGGERS.items() if pattern.search(question)]
+            parts = [NOT_SURE[kinds[0]] if kinds else NOTHING]
+    revealed = [i for i in asked if truth[i] == "yes"]
     return " ".join(parts) + "\nREVEALED: " + (", ".join(revealed) if revealed else "none")
 
 

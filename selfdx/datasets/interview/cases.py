@@ -27,17 +27,23 @@ from typing import Any, Literal
 from inspect_ai.dataset import Sample
 from pydantic import BaseModel, ConfigDict
 
+from selfdx.datasets.interview.criteria import criteria_check, needed_fact_ids
 from selfdx.datasets.interview.demo_graph import demo_kg, demo_settings, kg_for
 from selfdx.datasets.interview.facts import (
     Fact,
+    Truth,
     absent_fact,
-    criteria_check,
     duration_fact,
     impairment_fact,
-    needed_fact_ids,
+    missing_requirement_fact,
     requirement_fact,
     stressor_fact,
     symptom_fact,
+)
+from selfdx.datasets.interview.patient_words import (
+    RequirementWords,
+    requirement_identity,
+    requirement_words,
 )
 from selfdx.datasets.mentalbench.schema import VARIANTS_PER_SEED
 from selfdx.datasets.mentalbench.sources import find_dataset_dir
@@ -46,6 +52,7 @@ from selfdx.datasets.mentalkg.profile_model import CaseProfile
 from selfdx.datasets.mentalkg.profiles import sample_profiles
 from selfdx.errors import ArgumentError, SelfdxError
 
+DATA_STORE_KEY = "selfdx:interview_data"  # sample store: the `data` argument of the run
 Variant = Literal["1", "2", "4a", "4b"]
 VARIANTS: tuple[str, ...] = ("1", "2", "4a", "4b")
 DEMOGRAPHICS = re.compile(
@@ -118,10 +125,49 @@ def pick_complaint(kg: MentalKG, gold: str, facts: list[Fact]) -> str:
     return symptoms[0]
 
 
-def absent_facts(kg: MentalKG, option_codes: Sequence[str], present: set[str]) -> list[Fact]:
+def requirement_truth(words: RequirementWords, facts: list[Fact], keys: set[str]) -> Truth:
+    """What a patient who lacks a requirement says of it: no, or not sure when it is close to
+    what they have (see `RequirementWords`)."""
+    if keys & set(words.no_if):
+        return "no"
+    groups = {f.group for f in facts if f.group}
+    if any(f.id == "STRESSOR" for f in facts):
+        groups.add("STRESSOR")
+    if not any(f.id == "IMPAIRMENT" and f.value is True for f in facts):
+        groups.add("IMPAIRMENT-FREE")
+    if words.unsure_if and all(groups & set(names) for names in words.unsure_if):
+        return "unsure"
+    return "no"
+
+
+def absent_facts(kg: MentalKG, option_codes: Sequence[str], facts: list[Fact]) -> list[Fact]:
+    """The options' KG symptoms the patient lacks (denied), then their additional
+    requirements the patient lacks (denied, or not sure of), each once."""
+    present = {f.id for f in facts if f.kind == "symptom"}
     codes = {s for code in option_codes if code in kg.disorders for s in kg.symptoms_of(code)}
     order = list(kg.symptoms)
-    return [absent_fact(kg, s) for s in sorted(codes - present, key=order.index)]
+    absent = [absent_fact(kg, s) for s in sorted(codes - present, key=order.index)]
+    stated = [f.value for f in facts if f.kind == "requirement"]
+    keys = {found[0] for text in stated if (found := requirement_words(str(text)))}
+    covered = {requirement_identity(str(text)) for text in stated}
+    covered |= {
+        key
+        for found in map(requirement_words, map(str, stated))
+        if found
+        for key in found[1].implies
+    }
+    for code in option_codes:
+        if code not in kg.disorders:
+            continue
+        for index, text in enumerate(kg.disorder(code).criteria.additional_requirements, 1):
+            found = requirement_words(text)
+            key = found[0] if found else f"{code}/{index}"
+            if requirement_identity(text) in covered or key in covered:
+                continue
+            covered |= {requirement_identity(text), key}
+            truth = requirement_truth(found[1], facts, keys) if found else "no"
+            absent.append(missing_requirement_fact(text, truth, key))
+    return absent
 
 
 def finish(
@@ -135,7 +181,6 @@ def finish(
     met, missing = criteria_check(kg, gold, facts)
     critical = needed_fact_ids(kg, gold, facts)
     critical += [f.id for f in facts if f.kind == "rule"]
-    present = {f.id for f in facts if f.kind == "symptom"}
     return InterviewCase(
         facts=facts,
         gold=gold,
@@ -143,7 +188,7 @@ def finish(
         option_codes=option_codes,
         option_names=[kg.disorder(code).name for code in option_codes],
         complaint=pick_complaint(kg, gold, facts),
-        absent=absent_facts(kg, option_codes, present),
+        absent=absent_facts(kg, option_codes, facts),
         critical=critical,
         criteria_met=met,
         criteria_missing=missing,
@@ -166,16 +211,9 @@ def group_facts(groups: dict[str, Any], criteria: dict[str, Any] | None) -> list
             facts.append(duration_fact(criteria["duration"]))
         if criteria.get("functional_impairment_required") is not None:
             facts.append(impairment_fact(bool(criteria["functional_impairment_required"]), domains))
-        stressor = criteria.get("stressor") or {}
         for kind in ("traumatic", "psychosocial"):
             if criteria.get(f"{kind}_stressor_required"):
-                facts.append(
-                    stressor_fact(
-                        kind,
-                        stressor.get("event_description"),
-                        stressor.get("exposure_description"),
-                    )
-                )
+                facts.append(stressor_fact(kind, criteria.get("stressor")))
         for index, text in enumerate(criteria.get("additional_requirements") or [], start=1):
             facts.append(requirement_fact(index, text))
     return facts

@@ -1,7 +1,7 @@
-"""The facts a simulated patient can tell, and the DSM rule check over any subset of them.
+"""The facts a simulated patient can tell, each with the id it is reported by.
 
 A case profile (a published `features/` record or a freshly sampled `CaseProfile`) becomes a
-list of `Fact`s, each with a stable id the patient reports when it reveals it:
+list of `Fact`s:
 
 - `S001` ... one per sampled symptom (the one expression the profile shows);
 - `DURATION` (how long the illness has lasted), `DURATION-<group>` (a group's duration);
@@ -11,26 +11,39 @@ list of `Fact`s, each with a stable id the patient reports when it reveals it:
 - high tier only: `CONTEXT` (the differential's triggering condition) and `RULE` (the rule
   that points to the keyed member of the pair).
 
-`criteria_check(kg, code, facts)` says whether the given facts satisfy disorder `code`'s
-criteria in MentalKG (thresholds, mandatory symptoms, durations, impairment, stressor,
-additional requirements) and lists what is missing. It is used three ways: on the whole
-profile (the gold "criteria met"), on the facts elicited at the answer (premature claims),
-and to name the facts a diagnosis needs (critical facts).
+A case also lists what the patient does not have (`truth="no"`: the KG symptoms and
+requirements of its options it lacks, id `NO-<code>`) and what it cannot say for sure
+(`truth="unsure"`, id `UNSURE-<...>`). Statements are the patient's own words
+(`patient_words`); `cues` are the phrases by which a doctor asks about a fact (`questions`).
+Whether facts meet a disorder's criteria is `criteria.criteria_check`.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from selfdx.datasets.mentalkg.model import MentalKG, duration_days
+from selfdx.datasets.interview.patient_words import (
+    DOMAINS,
+    GROUPS,
+    NOT_SO,
+    REQUIREMENTS,
+    RequirementWords,
+    requirement_words,
+    stressor_statement,
+    words_for,
+)
+from selfdx.datasets.mentalkg.model import MentalKG
 
+# "absent" is read from logs written before absent facts carried `truth`.
 FactKind = Literal[
     "symptom", "duration", "impairment", "stressor", "requirement", "context", "rule", "absent"
 ]
+Truth = Literal["yes", "no", "unsure"]
+UNSURE = "I'm honestly not sure about that."
 
 IRREGULAR = {"is": "am", "has": "have", "does": "do", "was": "was", "goes": "go"}
 ADVERBS = frozenset(
@@ -40,21 +53,24 @@ ADVERBS = frozenset(
 
 
 class Fact(BaseModel):
-    """One thing the patient knows about themself, with the id it is reported by."""
+    """One thing the patient knows (or denies, or cannot say) about themself."""
 
     model_config = ConfigDict(frozen=True)
 
     id: str
     kind: FactKind
-    statement: str  # what the patient would say, first person
-    topic: str  # what the fact is about, in plain words (matched against questions)
+    statement: str  # what the patient says when asked, first person
+    topic: str  # what the fact is about (a symptom: its name and KG description)
     group: str | None = None
     value: str | bool | None = None  # duration text, impairment flag, stressor kind, requirement
+    cues: tuple[str, ...] = ()  # phrases by which a doctor asks about it
+    truth: Truth = "yes"
 
 
 def first_person(text: str) -> str:
     """A KG expression written about the patient ("Loses focus ...", "Feeling sad ...") as
-    the patient would say it ("I lose focus ...", "I've been feeling sad ...")."""
+    the patient would say it ("I lose focus ...", "I've been feeling sad ..."). Used only for
+    symptoms of a graph that `patient_words` has no wording for."""
     text = " ".join(str(text).split()).rstrip()
     if not text:
         return text
@@ -85,27 +101,51 @@ def label(name: str) -> str:
     return name.replace("_", " ").strip()
 
 
-def symptom_fact(kg: MentalKG, code: str, expression: str, group: str | None) -> Fact:
+def expression_index(kg: MentalKG, code: str, expression: str) -> int | None:
+    """Which of the symptom's KG subtypes (or examples) `expression` is."""
     symptom = kg.symptoms[code]
+    texts = [text for _, text in symptom.subtypes] or list(symptom.examples)
+    wanted = " ".join(expression.split())
+    for index, text in enumerate(texts):
+        if " ".join(text.split()) == wanted:
+            return index
+    return None
+
+
+def symptom_topic(kg: MentalKG, code: str) -> str:
+    symptom = kg.symptoms[code]
+    return f"{label(symptom.name)}: {symptom.description}"
+
+
+def symptom_fact(kg: MentalKG, code: str, expression: str, group: str | None) -> Fact:
+    """A symptom the patient has, in the patient's words for the expression the profile shows."""
+    symptom = kg.symptoms[code]
+    words = words_for(code, symptom.name)
+    index = expression_index(kg, code, expression) if words else None
+    statement = words.say[index] if words and index is not None else first_person(expression)
     return Fact(
         id=code,
         kind="symptom",
-        statement=first_person(expression),
-        topic=f"{label(symptom.name)}: {symptom.description}",
+        statement=statement,
+        topic=symptom_topic(kg, code),
         group=group,
         value=True,
+        cues=(*words.cues, words.lay) if words else (),
     )
 
 
 def absent_fact(kg: MentalKG, code: str) -> Fact:
     """A KG symptom the patient does not have (and denies when asked)."""
     symptom = kg.symptoms[code]
+    words = words_for(code, symptom.name)
     return Fact(
-        id=code,
-        kind="absent",
-        statement=f"No, I have not had that ({label(symptom.name).lower()}).",
-        topic=f"{label(symptom.name)}: {symptom.description}",
+        id=f"NO-{code}",
+        kind="symptom",
+        statement=words.deny if words else f"No, I haven't had {label(symptom.name).lower()}.",
+        topic=symptom_topic(kg, code),
         value=False,
+        cues=(*words.cues, words.lay) if words else (),
+        truth="no",
     )
 
 
@@ -114,28 +154,38 @@ def duration_fact(duration: str, group: str | None = None) -> Fact:
         return Fact(
             id="DURATION",
             kind="duration",
-            statement=f"All of this has been going on for about {duration}.",
+            statement=f"I've been dealing with all of this for about {duration}.",
             topic="how long it has lasted, since when, duration of the illness",
             value=duration,
         )
+    words = GROUPS.get(group)
+    statement = (
+        words.duration.format(duration=duration)
+        if words
+        else f"The {label(group)} part of it has lasted about {duration}."
+    )
     return Fact(
         id=f"DURATION-{group}",
         kind="duration",
-        statement=f"The {label(group)} part of it has lasted {duration}.",
+        statement=statement,
         topic=f"how long the {label(group)} symptoms have lasted, duration",
         group=group,
         value=duration,
+        cues=words.cues if words else (),
     )
 
 
 def impairment_fact(flag: bool, domains: Iterable[str] = (), group: str | None = None) -> Fact:
-    where = ", ".join(d.lower() for d in domains)
-    if flag:
+    words = GROUPS.get(group) if group else None
+    if words is not None:
+        text = words.impaired if flag else words.not_impaired
+    elif flag:
+        where = [DOMAINS.get(d.lower(), d.lower().replace("_", " ")) for d in domains]
         text = "It gets in the way of my work, my home life and seeing people"
-        text += f", especially my {where}." if where else "."
+        text += f", especially {' and '.join(where)}." if where else "."
     else:
         text = "Honestly it has not stopped me from working or managing day to day."
-    if group is not None:
+    if group is not None and words is None:
         text = f"During the {label(group)} times: {text[0].lower()}{text[1:]}"
     return Fact(
         id="IMPAIRMENT" if group is None else f"IMPAIRMENT-{group}",
@@ -144,107 +194,57 @@ def impairment_fact(flag: bool, domains: Iterable[str] = (), group: str | None =
         topic="effect on work, school, home life, relationships, daily functioning",
         group=group,
         value=flag,
+        cues=words.cues if words else (),
     )
 
 
-def stressor_fact(kind: str, event: str | None = None, exposure: str | None = None) -> Fact:
-    if kind == "traumatic":
-        text = "Before this started, I went through something terrifying where a life was in danger"
-    else:
-        text = "It started after a hard change in my life"
-    details = "; ".join(part.rstrip(".") for part in (event, exposure) if part)
-    text += f": {details}." if details else "."
+def stressor_fact(kind: str, stressor: dict[str, Any] | None = None) -> Fact:
     return Fact(
         id="STRESSOR",
         kind="stressor",
-        statement=text,
+        statement=stressor_statement(kind, stressor),
         topic="an event, trauma, accident, loss or life change before it started",
         value=kind,
     )
 
 
+def requirement_cues(words: RequirementWords) -> tuple[str, ...]:
+    """The phrases that ask about a requirement: its cues and its KG wording, and those of the
+    requirements it implies (asked about those, the patient answers with this one)."""
+    own = (*words.cues, words.match)
+    implied = [(*REQUIREMENTS[k].cues, REQUIREMENTS[k].match) for k in words.implies]
+    return tuple(dict.fromkeys([*own, *(cue for cues in implied for cue in cues)]))
+
+
 def requirement_fact(index: int, text: str) -> Fact:
+    """An additional requirement the patient meets (its KG text is the fact's value)."""
+    found = requirement_words(text)
+    if found is None:
+        statement, cues = f"Yes, that is true for me: {label(text)}.", ()
+    else:
+        _, words = found
+        statement, cues = words.yes, requirement_cues(words)
     return Fact(
         id=f"REQ-{index}",
         kind="requirement",
-        statement=f"Yes, this is true for me: {text[0].lower()}{text[1:]}.",
+        statement=statement,
         topic=text,
         value=text,
+        cues=cues,
     )
 
 
-def stated_days(text: str | None) -> int | None:
-    try:
-        return duration_days(text) if text else None
-    except ValueError:
-        return None
-
-
-def criteria_check(kg: MentalKG, code: str, facts: Iterable[Fact]) -> tuple[bool, list[str]]:
-    """Whether `facts` satisfy disorder `code`'s MentalKG criteria, and what falls short."""
-    by_id = {fact.id: fact for fact in facts if fact.kind != "absent"}
-    symptoms = {fid for fid, fact in by_id.items() if fact.kind == "symptom"}
-    disorder = kg.disorder(code)
-    missing: list[str] = []
-    for name in disorder.required_groups:
-        group = kg.groups[name]
-        have = symptoms & set(group.pool)
-        if len(have) < group.min_count:
-            missing.append(f"{name}: {len(have)} of {group.min_count} symptoms")
-        lacking = [s for s in group.must_include_all if s not in symptoms]
-        if lacking:
-            missing.append(f"{name}: mandatory {', '.join(lacking)} not established")
-        if group.must_include_one_of and not set(group.must_include_one_of) & symptoms:
-            missing.append(f"{name}: none of {', '.join(group.must_include_one_of)}")
-        if group.min_days is not None:
-            days = stated_days(getattr(by_id.get(f"DURATION-{name}"), "value", None))
-            if days is None or days < group.min_days:
-                missing.append(f"{name}: duration of {group.min_duration} not established")
-        if group.functional_impairment_required is not None:
-            fact = by_id.get(f"IMPAIRMENT-{name}")
-            if fact is None or fact.value != group.functional_impairment_required:
-                missing.append(f"{name}: impairment not established")
-    criteria = disorder.criteria
-    if criteria.min_days is not None or criteria.max_days is not None:
-        days = stated_days(getattr(by_id.get("DURATION"), "value", None))
-        low, high = criteria.min_days or 0, criteria.max_days
-        if days is None or days < low or (high is not None and days > high):
-            missing.append("illness duration not established within the KG limits")
-    if criteria.functional_impairment_required is not None:
-        fact = by_id.get("IMPAIRMENT")
-        if fact is None or fact.value != criteria.functional_impairment_required:
-            missing.append("functional impairment not established")
-    for kind, needed in (
-        ("traumatic", criteria.traumatic_stressor_required),
-        ("psychosocial", criteria.psychosocial_stressor_required),
-    ):
-        if needed and getattr(by_id.get("STRESSOR"), "value", None) != kind:
-            missing.append(f"{kind} stressor not established")
-    stated = {fact.value for fact in by_id.values() if fact.kind == "requirement"}
-    for text in criteria.additional_requirements:
-        if text not in stated:
-            missing.append(f"requirement not established: {text}")
-    return not missing, missing
-
-
-def needed_fact_ids(kg: MentalKG, code: str, facts: Iterable[Fact]) -> list[str]:
-    """The ids of the profile's facts that disorder `code`'s criteria look at."""
-    disorder = kg.disorder(code)
-    pools = {s for name in disorder.required_groups for s in kg.groups[name].pool}
-    criteria = disorder.criteria
-    wanted = {f"DURATION-{g}" for g in disorder.required_groups}
-    wanted |= {f"IMPAIRMENT-{g}" for g in disorder.required_groups}
-    if criteria.min_days is not None or criteria.max_days is not None:
-        wanted.add("DURATION")
-    if criteria.functional_impairment_required is not None:
-        wanted.add("IMPAIRMENT")
-    if criteria.traumatic_stressor_required or criteria.psychosocial_stressor_required:
-        wanted.add("STRESSOR")
-    required_texts = set(criteria.additional_requirements)
-    return [
-        fact.id
-        for fact in facts
-        if (fact.kind == "symptom" and fact.id in pools)
-        or fact.id in wanted
-        or (fact.kind == "requirement" and fact.value in required_texts)
-    ]
+def missing_requirement_fact(text: str, truth: Truth, key: str) -> Fact:
+    """A requirement of an option the patient does not have: denied, or not sure of."""
+    found = requirement_words(text)
+    denial = found[1].no if found else NOT_SO
+    cues = requirement_cues(found[1]) if found else ()
+    return Fact(
+        id=f"{'NO' if truth == 'no' else 'UNSURE'}-{key.replace('/', '-')}",
+        kind="requirement",
+        statement=denial if truth == "no" else UNSURE,
+        topic=text,
+        value=text,
+        cues=cues,
+        truth=truth,
+    )

@@ -17,15 +17,18 @@ from selfdx.scorers.mentalbench.metrics import CLUSTER_KEY
 
 # Score keys in display order: (key, description). The first few are the headline.
 KEYS: tuple[tuple[str, str], ...] = (
-    ("accuracy", "diagnosis equals the key (declines and no answer count as wrong)"),
-    ("criteria_call", "CRITERIA MET statement agrees with the rule check on the full profile"),
+    ("accuracy", "diagnosis equals the key (declines, invalid and no answers count as wrong)"),
+    ("criteria_call", "a yes/no CRITERIA MET claim agrees with the rule check on the profile"),
+    ("criteria_unsure", "CRITERIA MET: cannot tell, of the answers naming a disorder"),
     ("questions", "questions asked"),
-    ("fact_recall", "share of the profile's facts elicited by the answer"),
+    ("fact_recall", "share of the profile's facts elicited (asked for) by the answer"),
     ("critical_recall", "share of the facts the key's criteria need, elicited by the answer"),
-    ("premature", "criteria claimed met while the elicited facts do not meet them"),
+    ("premature", "criteria claimed met while the facts heard do not meet them"),
+    ("invalid_answer", "an answer that names no single option (hedged, several, unreadable)"),
     ("no_answer", "no answer or decline within the budget"),
     ("declined", "declined to diagnose"),
     ("patient_leaks", "patient leak events (diagnosis named, fact not in the profile)"),
+    ("patient_volunteered", "facts the patient revealed without being asked"),
     ("excluded", "case excluded (the patient failed)"),
 )
 SCORE_KEYS: tuple[str, ...] = tuple(key for key, _ in KEYS)

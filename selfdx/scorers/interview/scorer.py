@@ -1,8 +1,10 @@
 """Scoring an interview from its trace: one dict of numbers per case (see `interview_metrics`).
 
-The rule check (`interview_facts.criteria_check`) decides both the gold "criteria met" call
-(on every fact of the profile, for the disorder the answer names) and whether a "criteria met"
-claim was premature (on the facts elicited by the time of the answer).
+The answer is read here (`answer.read_answer`): one option, or an invalid answer that is
+counted and never credited. The rule check (`selfdx.datasets.interview.criteria.criteria_check`)
+decides the truth of a CRITERIA MET claim (on every fact of the profile, for the disorder the
+answer names) and whether a "yes" was premature (on the facts the interviewer had heard by the
+time of the answer). Recall counts only facts that a question asked for.
 """
 
 from __future__ import annotations
@@ -13,46 +15,66 @@ from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from selfdx.datasets.interview.cases import InterviewCase
+from selfdx.datasets.interview.criteria import criteria_check
 from selfdx.datasets.interview.demo_graph import kg_for
-from selfdx.datasets.interview.facts import criteria_check
 from selfdx.datasets.mentalkg.model import MentalKG
+from selfdx.scorers.interview.answer import AnswerReading, read_answer
 from selfdx.scorers.interview.metrics import SCORE_KEYS, interview_metrics
-from selfdx.solvers.interview.trace import InterviewStop, InterviewTrace
+from selfdx.solvers.interview.trace import InterviewRecord, InterviewStop, InterviewTrace
 
 NAN = math.nan
 
 
-def score_values(case: InterviewCase, trace: InterviewTrace, kg: MentalKG) -> dict[str, float]:
-    """The numbers behind every metric, from the case and its trace alone."""
-    leaks = float(sum(t.patient.leaks for t in trace.turns if t.patient is not None))
+def claim_text(trace: InterviewRecord) -> str | None:
+    if trace.criteria_unsure:
+        return "cannot tell"
+    return None if trace.criteria_claim is None else ("yes" if trace.criteria_claim else "no")
+
+
+def score_values(
+    case: InterviewCase, trace: InterviewRecord, kg: MentalKG, reading: AnswerReading | None
+) -> dict[str, float]:
+    """The numbers behind every metric, from the case, its trace and the answer read."""
+    patients = [t.patient for t in trace.turns if t.patient is not None]
+    leaks = float(sum(p.leaks for p in patients))
+    volunteered = float(sum(len(p.volunteered) for p in patients))
     if trace.excluded_reason:
         values = dict.fromkeys(SCORE_KEYS, NAN)
-        values.update(excluded=1.0, patient_leaks=leaks)
+        values.update(excluded=1.0, patient_leaks=leaks, patient_volunteered=volunteered)
         return values
-    elicited = set(trace.elicited)
-    facts = [f for f in case.facts if f.id in elicited]
     answered = trace.stop_reason == InterviewStop.ANSWER
-    code = trace.diagnosis_code if answered else None
-    criteria_call = NAN
+    code = reading.code if answered and reading is not None else None
+    criteria_call = criteria_unsure = NAN
     premature = 0.0
-    if answered and code is not None and code in kg.disorders:
+    if code is not None:
+        criteria_unsure = float(trace.criteria_unsure)
         truth, _ = criteria_check(kg, code, case.facts)
-        criteria_call = float(trace.criteria_claim is not None and trace.criteria_claim == truth)
+        if not trace.criteria_unsure:  # a missing statement counts as a wrong claim
+            criteria_call = float(
+                trace.criteria_claim is not None and trace.criteria_claim == truth
+            )
         if trace.criteria_claim:
-            premature = float(not criteria_check(kg, code, facts)[0])
+            heard = set(trace.heard or trace.elicited)
+            premature = float(
+                not criteria_check(kg, code, [f for f in case.facts if f.id in heard])[0]
+            )
     elif answered and trace.criteria_claim:
-        premature = NAN  # a name the KG does not know: the claim cannot be checked
+        premature = NAN  # no single disorder named: the claim cannot be checked
+    elicited = set(trace.elicited)
     critical = set(case.critical)
     return {
         "accuracy": float(code == case.gold),
         "criteria_call": criteria_call,
+        "criteria_unsure": criteria_unsure,
         "questions": float(trace.questions),
         "fact_recall": len(elicited & {f.id for f in case.facts}) / len(case.facts),
         "critical_recall": len(elicited & critical) / len(critical) if critical else NAN,
         "premature": premature,
+        "invalid_answer": float(answered and code is None),
         "no_answer": float(trace.stop_reason not in (InterviewStop.ANSWER, InterviewStop.DECLINE)),
         "declined": float(trace.declined),
         "patient_leaks": leaks,
+        "patient_volunteered": volunteered,
         "excluded": 0.0,
     }
 
@@ -65,19 +87,25 @@ def interview_scorer(data: str = "demo") -> Scorer:
         case = InterviewCase.model_validate(state.metadata["case"])
         trace = state.store_as(InterviewTrace)
         kg = kg_for(data)
-        values = score_values(case, trace, kg)
-        named = trace.diagnosis_code
+        reading = None
+        if trace.stop_reason == InterviewStop.ANSWER:
+            reading = read_answer(trace.diagnosis_text, case, kg, trace.answer_format)
+        values = score_values(case, trace, kg, reading)
+        named = reading.code if reading else None
         return Score(
             value=values,
             answer=trace.diagnosis_text,
             explanation=(
-                f"{trace.stop_reason}: named {named or '-'} (key {case.gold}), criteria claim "
-                f"{trace.criteria_claim}, {trace.questions} questions, elicited "
-                f"{len(trace.elicited)} of {len(case.facts)} facts"
+                f"{trace.stop_reason}: named {named or '-'} (key {case.gold})"
+                + (f", answer {reading.status}: {reading.reason}" if reading else "")
+                + f", criteria claim {claim_text(trace)}, {trace.questions} questions, "
+                f"elicited {len(trace.elicited)} of {len(case.facts)} facts"
             ),
             metadata={
                 "stop_reason": trace.stop_reason,
                 "diagnosis_code": named,
+                "answer_status": reading.status if reading else None,
+                "criteria_claim": claim_text(trace),
                 "gold": case.gold,
                 "criteria_met_gold": case.criteria_met,
                 "mode": trace.mode,

@@ -23,12 +23,14 @@ from inspect_ai.model import (
 )
 
 from selfdx.datasets.interview.cases import InterviewCase
+from selfdx.datasets.interview.questions import asked_about, topic_of
 from selfdx.datasets.mentalkg.diagnosis_names import NameMention, find_diagnosis_names
 from selfdx.solvers.interview.prompts import patient_prompt, template
 from selfdx.solvers.interview.trace import PatientReply
 
 REVEALED = re.compile(r"^\W*REVEALED\W*:\s*(.*)$", re.IGNORECASE | re.MULTILINE)
 FACT_ID = re.compile(r"[A-Z][A-Z0-9]*(?:-[A-Za-z0-9_]+)?")
+FENCE_TAG = re.compile(r"<\s*/?\s*doctor\s*>", re.IGNORECASE)
 WITHHELD = "[diagnosis name withheld]"
 PATIENT_ATTEMPTS = 2
 
@@ -68,6 +70,12 @@ def allowed_names(case: InterviewCase) -> set[str]:
     return {m.text.lower() for f in case.facts for m in names_in(f.statement)}
 
 
+def fenced(question: str) -> str:
+    """The doctor's words with any `<doctor>` or `</doctor>` tag in them made harmless, so that
+    they cannot close the fence they are put in."""
+    return FENCE_TAG.sub(lambda m: m.group().replace("<", "(").replace(">", ")"), question)
+
+
 class PatientChat:
     """One case's conversation with the patient model: its instructions, the questions so far
     and its own replies (built once and extended, not rebuilt for every question)."""
@@ -78,10 +86,12 @@ class PatientChat:
         self.messages: list[ChatMessage] = [ChatMessageSystem(content=patient_prompt(case))]
         self.facts = {f.id for f in case.facts}
         self.allowed = allowed_names(case)
+        self.topics = [topic_of(f) for f in [*case.facts, *case.absent]]
 
     async def ask(self, question: str) -> PatientReply | None:
         """The patient's reply to `question`; None when it stays empty after two tries."""
-        asked = ChatMessageUser(content=template("patient_turn").format(question=question))
+        asked = ChatMessageUser(content=template("patient_turn").format(question=fenced(question)))
+        about = [i for i in asked_about(question, self.topics) if i in self.facts]
         messages = [*self.messages, asked]
         for attempt in range(1, PATIENT_ATTEMPTS + 1):
             output = await self.model.generate(messages, config=GenerateConfig(max_tokens=400))
@@ -91,12 +101,15 @@ class PatientChat:
                 continue
             shown, names = withhold_names(text, self.case, self.allowed)
             unknown = [i for i in ids if i not in self.facts]
+            revealed = [i for i in ids if i in self.facts]
             self.messages += [asked, ChatMessageAssistant(content=raw)]
             return PatientReply(
                 model=str(self.model),
                 raw=raw,
                 shown=shown,
-                revealed=[i for i in ids if i in self.facts],
+                revealed=revealed,
+                asked=about,
+                volunteered=[i for i in revealed if i not in about],
                 unknown_ids=unknown,
                 diagnosis_names=names,
                 leaks=len(names) + len(unknown),

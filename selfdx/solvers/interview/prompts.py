@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from typing import Literal, get_args
 
 from selfdx.datasets.interview.cases import InterviewCase
-from selfdx.datasets.mentalkg.diagnosis_names import find_diagnosis_names
-from selfdx.datasets.mentalkg.model import MentalKG
+from selfdx.datasets.interview.facts import Fact
+from selfdx.datasets.interview.questions import fact_line
 from selfdx.prompts import prompt_text
 
 Mode = Literal["interview", "full", "initial"]
@@ -19,8 +19,13 @@ OPTION_LETTERS = "ABCDEFGH"
 KEYWORD = re.compile(
     r"^\s*[*_#]*\s*(QUESTION|DIAGNOSIS|DECLINE|CRITERIA\s+MET)\s*[*_]*\s*:\s*[*_]*\s*", re.I | re.M
 )
-YES_NO = re.compile(r"^\s*\**\s*(yes|no|true|false|met|not\s+met)\b", re.IGNORECASE)
-LETTER = re.compile(r"^\s*\(?([A-H])\)?(?:[.):]|\s|$)")
+CLAIM = re.compile(
+    r"^[\s*_]*(yes|no|true|false|met|not\s+met|cannot\s+tell|can'?t\s+tell|not\s+sure|unsure"
+    r"|uncertain|unknown|undetermined|indeterminate|cannot\s+be\s+determined)\b",
+    re.IGNORECASE,
+)
+CLAIMS = {"yes": "yes", "true": "yes", "met": "yes", "no": "no", "false": "no", "not met": "no"}
+Claim = Literal["yes", "no", "cannot tell"]
 
 
 def template(name: str) -> str:
@@ -63,10 +68,17 @@ def full_prompt(case: InterviewCase, full_text: str) -> str:
 
 
 def patient_prompt(case: InterviewCase) -> str:
-    facts = "\n".join(f"- [{f.id}] about: {f.topic} | you say: {f.statement}" for f in case.facts)
-    absent = "\n".join(f"- [{f.id}] about: {f.topic}" for f in case.absent) or "- (none listed)"
+    """The patient's instructions: its facts, what it denies and what it cannot say, one
+    `fact_line` each."""
+
+    def lines(facts: list[Fact]) -> str:
+        return "\n".join(map(fact_line, facts)) or "- (none listed)"
+
     return template("patient_system").format(
-        demographics=case.demographics, facts=facts, absent=absent
+        demographics=case.demographics,
+        facts=lines(case.facts),
+        absent=lines([f for f in case.absent if f.truth != "unsure"]),
+        unsure=lines([f for f in case.absent if f.truth == "unsure"]),
     )
 
 
@@ -87,7 +99,7 @@ class ParsedReply:
     action: str  # question, answer, decline, unparsed
     question: str | None = None
     diagnosis: str | None = None
-    criteria: bool | None = None
+    criteria: Claim | None = None  # the CRITERIA MET statement; None if absent or unreadable
 
 
 def field_text(reply: str, start: int) -> str:
@@ -114,34 +126,14 @@ def parse_reply(reply: str) -> ParsedReply:
         return ParsedReply("question", question=text) if text else ParsedReply("unparsed")
     if kind == "DECLINE":
         return ParsedReply("decline", diagnosis=None)
-    criteria = None
+    criteria: Claim | None = None
     for match in KEYWORD.finditer(reply):
         if match.group(1).upper().startswith("CRITERIA"):
-            said = YES_NO.match(reply[match.end() :])
+            said = CLAIM.match(reply[match.end() :])
             if said:
-                criteria = said.group(1).lower() in ("yes", "true", "met")
+                word = " ".join(said.group(1).lower().split())
+                criteria = CLAIMS.get(word, "cannot tell")  # type: ignore[assignment]
             break
     if not text:
         return ParsedReply("unparsed")
     return ParsedReply("answer", diagnosis=text, criteria=criteria)
-
-
-def diagnosis_code(text: str, case: InterviewCase, kg: MentalKG, answer_format: str) -> str | None:
-    """The KG code an answer names: a letter of the shown options, else the longest KG
-    disorder name it contains (options first), else one unambiguous name or abbreviation."""
-    if answer_format == "letters":
-        letter = LETTER.match(text)
-        if letter and OPTION_LETTERS.index(letter.group(1)) < len(case.option_codes):
-            return case.option_codes[OPTION_LETTERS.index(letter.group(1))]
-    low = text.lower()
-    pools = [list(zip(case.option_codes, case.option_names, strict=True))]
-    if answer_format == "free_text":
-        pools.append([(code, d.name) for code, d in kg.disorders.items()])
-    for pool in pools:
-        hits = [(len(name), code) for code, name in pool if name.lower() in low]
-        if hits:
-            return max(hits)[1]
-    codes = {code for mention in find_diagnosis_names(text) for code in mention.codes}
-    allowed = set(case.option_codes) if answer_format == "letters" else set(kg.disorders)
-    codes &= allowed
-    return codes.pop() if len(codes) == 1 else None

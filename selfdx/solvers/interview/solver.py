@@ -13,11 +13,9 @@ from __future__ import annotations
 from inspect_ai.model import ChatMessageSystem, ChatMessageUser, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from selfdx.datasets.interview.cases import InterviewCase
-from selfdx.datasets.interview.demo_graph import kg_for
+from selfdx.datasets.interview.cases import DATA_STORE_KEY, InterviewCase
 from selfdx.solvers.interview.patient import PatientChat
 from selfdx.solvers.interview.prompts import (
-    diagnosis_code,
     full_prompt,
     opening_prompt,
     parse_reply,
@@ -47,7 +45,7 @@ def interview(
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         case = InterviewCase.model_validate(state.metadata["case"])
-        kg = kg_for(data)
+        state.store.set(DATA_STORE_KEY, data)  # the graph an offline interviewer reads
         opening = full_prompt(case, full_text) if mode == "full" else opening_prompt(case)
         budget = max_questions if mode == "interview" else 0
         state.messages = [
@@ -67,6 +65,7 @@ def interview(
             answer_format=answer_format,
             opening=opening,
             elicited=[f.id for f in case.facts] if mode == "full" else [case.complaint],
+            heard=[f.id for f in case.facts] if mode == "full" else [case.complaint],
             stop_reason=InterviewStop.LIMIT,
         )
         turns = result.turns
@@ -79,10 +78,10 @@ def interview(
                 turn = InterviewTurn(index=len(turns) + 1, interviewer=reply, action=parsed.action)
                 turns.append(turn)
                 if parsed.action == "answer":
-                    text = parsed.diagnosis or ""
                     result.diagnosis_text = parsed.diagnosis
-                    result.diagnosis_code = diagnosis_code(text, case, kg, answer_format)
-                    result.criteria_claim = parsed.criteria
+                    if parsed.criteria in ("yes", "no"):
+                        result.criteria_claim = parsed.criteria == "yes"
+                    result.criteria_unsure = parsed.criteria == "cannot tell"
                     result.stop_reason = InterviewStop.ANSWER
                     break
                 if parsed.action == "decline":
@@ -112,7 +111,9 @@ def interview(
                     break
                 turn.patient = answer
                 result.questions += 1
-                result.elicited += [i for i in answer.revealed if i not in result.elicited]
+                asked = [i for i in answer.revealed if i in answer.asked]
+                result.elicited += [i for i in asked if i not in result.elicited]
+                result.heard += [i for i in answer.revealed if i not in result.heard]
                 left = budget - result.questions
                 turn.questions_left = left
                 name = "relay" if left > 0 else "budget_spent"

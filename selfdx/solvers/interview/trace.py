@@ -26,6 +26,8 @@ class PatientReply(BaseModel):
     raw: str  # the patient model's whole reply
     shown: str  # what the interviewer saw: the REVEALED line stripped, leaks withheld
     revealed: list[str] = Field(default_factory=list)  # profile fact ids the reply disclosed
+    asked: list[str] = Field(default_factory=list)  # profile fact ids the question asked about
+    volunteered: list[str] = Field(default_factory=list)  # revealed without being asked
     unknown_ids: list[str] = Field(default_factory=list)  # ids reported that are not facts
     diagnosis_names: list[str] = Field(default_factory=list)  # diagnosis names it said
     leaks: int = 0  # leak events in this reply (names said + unknown ids)
@@ -53,10 +55,13 @@ class InterviewRecord(BaseModel):
     opening: str = ""
     turns: list[InterviewTurn] = Field(default_factory=list)
     questions: int = 0
-    elicited: list[str] = Field(default_factory=list)  # fact ids known at the end, in order
-    diagnosis_text: str | None = None
-    diagnosis_code: str | None = None  # the KG code the answer names, None if unmatched
-    criteria_claim: bool | None = None  # the CRITERIA MET statement; None if absent
+    # fact ids elicited by the end, in order: the opening complaint, then every id a reply
+    # revealed to a question that asked about it (all of them in `full` mode)
+    elicited: list[str] = Field(default_factory=list)
+    heard: list[str] = Field(default_factory=list)  # every fact id revealed, asked or not
+    diagnosis_text: str | None = None  # what followed DIAGNOSIS: (read by the scorer)
+    criteria_claim: bool | None = None  # CRITERIA MET: yes (True), no (False); else None
+    criteria_unsure: bool = False  # CRITERIA MET: cannot tell
     declined: bool = False
     stop_reason: str = ""  # an InterviewStop
     excluded_reason: str | None = None

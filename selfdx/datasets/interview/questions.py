@@ -1,0 +1,331 @@
+"""What a doctor's question asks about: the one definition the patient and the scorer share.
+
+`asked_about(question, topics)` returns the ids of the topics (a case's facts, and what the
+patient does not have or cannot say) that the question asks about. The offline patient answers
+exactly those; the scorer counts a fact as elicited only when the question that revealed it
+asked about it, so facts a patient volunteers do not raise recall.
+
+The question is read clause by clause (split at `? . ! ;` and line breaks):
+
+- a **symptom** is asked about when a clause holds all the words of one of its cue phrases
+  (plain or clinical words a doctor would use: "sleep", "hear voices"), or 60% of the content
+  words of its KG description (or, for a symptom selfdx has no wording for, every telling word
+  of its KG name). Where one clause matches several symptoms, a symptom whose every match is
+  contained in another symptom's longer match is dropped ("need less sleep" asks about
+  decreased need for sleep, not about sleep problems), and a symptom the patient lacks is not
+  denied when a word of its match also matched a symptom it has (no reply affirms and denies
+  the same thing);
+- **duration**, **impairment** and **stressor** facts are asked about by the usual wording for
+  them ("how long", "affected your work", "anything happen"); impairment and stressor wording
+  counts only in clauses that ask about no symptom (a symptom's description may mention work or
+  a traumatic event). A clause that names a group's phrase ("the low spells") asks about that
+  group's duration or impairment only, else about all of them;
+- a **requirement** (and the context and rule of a differential) is asked about when a clause
+  holds one of its cue phrases or 60% of its content words; of several, the best-covered wins,
+  and such a clause asks about nothing else (a question whether the voices come only in the
+  low spells asks about that, not whether there are voices or low spells);
+- a clause that asks for the diagnosis itself ("what is it called?", "is it a disorder?") asks
+  about no fact, and diagnosis names in a clause count as no words of it
+  (`is_diagnosis_question`, `without_names`).
+
+Words are lower-cased and stemmed with the Snowball English stemmer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import snowballstemmer
+
+from selfdx.datasets.interview.facts import Fact
+from selfdx.datasets.mentalkg.diagnosis_names import find_diagnosis_names
+
+Subject = str  # symptom, duration, impairment, stressor, requirement, context, rule
+TIMED = ("duration", "impairment")
+WORD = re.compile(r"[a-z0-9]+")
+# Clause ends: ? ! ; and line breaks, and a full stop that ends a sentence (not "e.g.");
+# none of them inside parentheses.
+CLAUSE_END = re.compile(r"[?!;\n]|\.(?=\s+[A-Z\"']|\s*$)")
+# Words that say little about what a question asks; kept short so that "only", "during",
+# "before" and "down" still count.
+FILLER = frozenset(
+    """
+    the and but for with you your yours have has had are was were been being this that these
+    those there their them they what which who whom how when where why any anything all some
+    can could would should will did does doing done not very much more most also just than then
+    into from about over under again ever often usually really quite its it's i'm you've
+    """.split()
+)
+DESCRIPTION_SHARE = 0.6
+TEXT_SHARE = 0.6
+VERBATIM = 0.8
+TRIGGERS: dict[str, re.Pattern[str]] = {
+    "duration": re.compile(
+        r"how long|since when|when did|when (it|this|these|they|that|the \w+) (start|began|begin)"
+        r"|duration|how many (days|weeks|months|years)|\blasted\b|\blast(ed|s)? for\b"
+        r"|going on for|how far back|first (start|notice|began)",
+        re.IGNORECASE,
+    ),
+    "impairment": re.compile(
+        r"\bwork|\bjobs?\b|\bschool|\bstud(y|ies)\b|daily life|day[- ]to[- ]day|\bfunction"
+        r"|\bcope\b|\bcoping\b|interfer|get(s|ting)? in the way|\baffect|\bimpact|home life"
+        r"|relationships|family life|\bmanage|keep(ing)? up with|everyday",
+        re.IGNORECASE,
+    ),
+    "stressor": re.compile(
+        r"\bhappen|\bevents?\b|trauma|accident|assault|attack|\bloss\b|bereave|divorce"
+        r"|life change|\bstress|frighten|terrif|go(ne)? through|before (this|it|all this|all of"
+        r" this|these|the \w+) (started|began|start|begin)|trigger|set (it|this) off|\bcause",
+        re.IGNORECASE,
+    ),
+}
+DIAGNOSIS_QUESTION = re.compile(
+    r"diagnos|what (do you think )?(it|this) is called|what (condition|disorder|illness)"
+    r"|name of (it|your|the)|\bdisorder\b|what do you (think|believe) you have",
+    re.IGNORECASE,
+)
+
+
+@lru_cache(maxsize=1)
+def stemmer() -> snowballstemmer.stemmer:
+    return snowballstemmer.stemmer("english")
+
+
+@lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    return stemmer().stemWord(word)
+
+
+@lru_cache(maxsize=65536)
+def all_words(text: str) -> frozenset[str]:
+    """Stems of every word of a text (numbers kept)."""
+    return frozenset(stem(w) for w in WORD.findall(text.lower().replace("’", "'")))
+
+
+@lru_cache(maxsize=65536)
+def content_words(text: str) -> frozenset[str]:
+    """Stems of the words of a text that say what it is about (filler and one- and
+    two-letter words left out)."""
+    return frozenset(
+        stem(w)
+        for w in WORD.findall(text.lower().replace("’", "'"))
+        if len(w) > 2 and w not in FILLER
+    )
+
+
+def clauses(question: str) -> list[str]:
+    """The clauses of a question (see `CLAUSE_END`)."""
+    parts, start, depth = [], 0, 0
+    for index, char in enumerate(question):
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth = max(0, depth - 1)
+        elif depth == 0 and CLAUSE_END.match(question, index):
+            parts.append(question[start:index])
+            start = index + 1
+    parts.append(question[start:])
+    return [c for c in (part.strip(" .") for part in parts) if c]
+
+
+@dataclass(frozen=True)
+class Topic:
+    """What the matcher needs of one fact, absent symptom or unknowable requirement."""
+
+    id: str
+    subject: Subject
+    text: str = ""  # description or requirement text, matched by its share of content words
+    name: str = ""  # a symptom's KG name, in plain words
+    cues: tuple[str, ...] = ()
+    group: str | None = None  # the group a duration or impairment fact is about
+    truth: str = "yes"  # yes (the patient has it), no (denied), unsure
+    cue_words: tuple[frozenset[str], ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cue_words", tuple(w for w in map(all_words, self.cues) if w))
+
+
+GENERIC_NAME = frozenset(
+    stem(w)
+    for w in "difficulty behavior behaviour activity activities negative related response "
+    "symptoms symptom disturbance increased decreased excessive change changes loss feeling feel "
+    "persistent self with eating".split()
+)
+
+
+def symptom_matches(
+    topic: Topic, words: frozenset[str], content: frozenset[str]
+) -> list[frozenset[str]]:
+    """The words by which a clause asks about a symptom, one set per way it does: each of its
+    cue phrases the clause holds, the share of its description the clause restates, and (for a
+    symptom without cues, from a graph selfdx has no wording for) its KG name."""
+    found = [cue for cue in topic.cue_words if cue <= words]
+    described = content_words(topic.text)
+    if len(described) >= 2 and len(described & content) >= DESCRIPTION_SHARE * len(described):
+        found.append(described & content)
+    if not topic.cue_words:
+        name = content_words(topic.name) - GENERIC_NAME
+        if name and name <= content:
+            found.append(name)
+    return found
+
+
+def text_share(topic: Topic, words: frozenset[str], content: frozenset[str]) -> float:
+    """How well a clause asks about a requirement, context or rule: above 2 when it restates
+    the text (80% of the words of both in common), above 1 for a cue phrase (longer cues
+    higher), else the share of the text's content words the clause holds."""
+    wanted = content_words(topic.text)
+    if not wanted:
+        return 0.0
+    common = len(wanted & content)
+    if common >= VERBATIM * len(wanted | content):
+        return 2.0 + common / len(wanted | content)
+    cues = [cue for cue in topic.cue_words if cue <= words]
+    if cues:
+        return 1.0 + max(map(len, cues)) / 100
+    return common / len(wanted)
+
+
+def symptoms_in_clause(
+    symptoms: Sequence[Topic], words: frozenset[str], content: frozenset[str]
+) -> list[Topic]:
+    """The symptoms one clause asks about (see the module for the two tie rules)."""
+    matches = [(t, m) for t in symptoms if (m := symptom_matches(t, words, content))]
+    # every way it was asked about is part of another symptom's longer match: not this one
+    matches = [
+        (topic, mine)
+        for topic, mine in matches
+        if not all(any(m < w for t, ws in matches if t.id != topic.id for w in ws) for m in mine)
+    ]
+    had = [w for t, ws in matches if t.truth == "yes" for w in ws]
+    kept = []
+    for topic, mine in matches:
+        if topic.truth != "yes" and any(m & w for m in mine for w in had):
+            continue  # the same words asked about a symptom the patient has
+        kept.append(topic)
+    return kept
+
+
+def scoped(topics: Sequence[Topic], words: frozenset[str]) -> list[Topic]:
+    """Duration or impairment topics a clause asks about: those of the groups it names, else
+    all of them."""
+    named = [t for t in topics if t.group and any(cue <= words for cue in t.cue_words)]
+    return named or list(topics)
+
+
+def asked_about(question: str, topics: Iterable[Topic]) -> list[str]:
+    """The ids of `topics` that `question` asks about, in the order of `topics`."""
+    topics = list(topics)
+    by_subject: dict[str, list[Topic]] = {}
+    for topic in topics:
+        by_subject.setdefault(topic.subject, []).append(topic)
+    hit: set[str] = set()
+    for clause in clauses(question):
+        if DIAGNOSIS_QUESTION.search(clause):
+            continue  # a question about the diagnosis asks about no fact
+        clause = without_names(clause)
+        words, content = all_words(clause), content_words(clause)
+        shares = [
+            (text_share(t, words, content), t)
+            for subject in ("requirement", "context", "rule")
+            for t in by_subject.get(subject, [])
+        ]
+        best = max((share for share, _ in shares), default=0.0)
+        if best >= TEXT_SHARE:  # the clause asks about a requirement: nothing else
+            hit |= {t.id for share, t in shares if share == best}
+            continue
+        found = symptoms_in_clause(by_subject.get("symptom", []), words, content)
+        hit |= {t.id for t in found}
+        if TRIGGERS["duration"].search(clause) and by_subject.get("duration"):
+            hit |= {t.id for t in scoped(by_subject["duration"], words)}
+        if found:
+            continue
+        if TRIGGERS["impairment"].search(clause) and by_subject.get("impairment"):
+            hit |= {t.id for t in scoped(by_subject["impairment"], words)}
+        if TRIGGERS["stressor"].search(clause):
+            hit |= {t.id for t in by_subject.get("stressor", [])}
+    return [t.id for t in topics if t.id in hit]
+
+
+def without_names(clause: str) -> str:
+    """The clause with diagnosis names taken out: "posttraumatic stress disorder" does not ask
+    about a stressor, nor "major depressive disorder" about low mood."""
+    for mention in reversed(find_diagnosis_names(clause)):
+        clause = clause[: mention.start] + " " + clause[mention.start + len(mention.text) :]
+    return clause
+
+
+def is_diagnosis_question(question: str) -> bool:
+    return bool(DIAGNOSIS_QUESTION.search(question))
+
+
+def topic_of(fact: Fact) -> Topic:
+    """The matcher's view of a fact."""
+    subject = "symptom" if fact.kind == "absent" else fact.kind
+    name, text = "", fact.topic
+    if subject == "symptom" and ": " in fact.topic:
+        name, text = fact.topic.split(": ", 1)
+    return Topic(
+        id=fact.id,
+        subject=subject,
+        text=text,
+        name=name,
+        cues=fact.cues,
+        group=fact.group if subject in TIMED else None,
+        truth="no" if fact.kind == "absent" else fact.truth,
+    )
+
+
+# One fact per line of the patient's instructions; the offline patient reads them back.
+FACT_LINE = re.compile(
+    r"^- \[(?P<id>[^\]]+)\] about: (?P<topic>.*?)(?: \(asked as: (?P<cues>[^)]*)\))?"
+    r" \| you say: (?P<say>.*)$"
+)
+SYMPTOM_ID = re.compile(r"S\d+")
+
+
+def fact_line(fact: Fact) -> str:
+    """`- [ID] about: TOPIC (asked as: CUE; CUE) | you say: STATEMENT`"""
+    cues = f" (asked as: {'; '.join(fact.cues)})" if fact.cues else ""
+    return f"- [{fact.id}] about: {fact.topic}{cues} | you say: {fact.statement}"
+
+
+def subject_of(fact_id: str) -> tuple[str, str, str | None]:
+    """(subject, truth, group) of a fact id as `facts` names them."""
+    truth, bare = "yes", fact_id
+    for prefix, value in (("NO-", "no"), ("UNSURE-", "unsure")):
+        if fact_id.startswith(prefix):
+            truth, bare = value, fact_id[len(prefix) :]
+    head, _, group = bare.partition("-")
+    if head in ("DURATION", "IMPAIRMENT"):
+        return head.lower(), truth, group or None
+    if head in ("STRESSOR", "CONTEXT", "RULE"):
+        return head.lower(), truth, None
+    if SYMPTOM_ID.fullmatch(bare):
+        return "symptom", truth, None
+    return "requirement", truth, None
+
+
+def read_fact_lines(text: str) -> list[tuple[Topic, str]]:
+    """Every fact line of a patient prompt as (topic, what the patient says)."""
+    found = []
+    for line in text.splitlines():
+        match = FACT_LINE.match(line.strip())
+        if not match:
+            continue
+        subject, truth, group = subject_of(match["id"])
+        topic = match["topic"]
+        name = ""
+        if subject == "symptom" and ": " in topic:
+            name, topic = topic.split(": ", 1)
+        cues = tuple(c.strip() for c in (match["cues"] or "").split(";") if c.strip())
+        found.append(
+            (
+                Topic(match["id"], subject, topic, name, cues, group, truth),
+                match["say"],
+            )
+        )
+    return found

@@ -1,0 +1,113 @@
+"""Reading the interview's final answer (`DIAGNOSIS: ...`) as one option, or as invalid.
+
+The rule (stated in docs/interview.md):
+
+1. Parts of the answer that rule a name out are dropped first: a clause (between commas,
+   semicolons, parentheses or line breaks) that says "not", "no", "ruled out", "rule out",
+   "excluded", "excluding", "unlikely", "rather than", "instead of" or "less likely". A
+   negated or ruled-out name is never the answer.
+2. Letters format: what is left is read as MentalBench's strict parser reads an answer
+   statement (`scorers/mentalbench/strict_parser`): markdown, case and "Option B" are
+   tolerated, option names count as their letters. One letter is the answer; a hedge ("A or
+   B", "B, possibly C") or several letters ("A, B") is an invalid answer.
+3. Free text: the KG disorder names in what is left (a name inside a longer one, "Major
+   Depressive Disorder" inside "... with Psychotic Features", counts as the longer one), else
+   the usual synonyms and abbreviations ("PTSD"). One disorder is the answer; two or more is
+   an invalid answer.
+
+An invalid answer is counted (`invalid_answer`) and scored wrong, never credited; an answer
+that names no option at all is `unreadable`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from selfdx.datasets.interview.cases import InterviewCase
+from selfdx.datasets.mentalkg.diagnosis_names import find_diagnosis_names
+from selfdx.datasets.mentalkg.model import MentalKG
+from selfdx.scorers.mentalbench.strict_parser import parse_strict
+
+AnswerStatus = Literal["named", "hedged", "several", "unreadable"]
+CLAUSES = re.compile(r"[,;()\[\]\n]+")
+NEGATION = re.compile(
+    r"\b(?:not|no|ruled?\s+out|excluded|excluding|unlikely|rather\s+than|instead\s+of"
+    r"|less\s+likely)\b",
+    re.IGNORECASE,
+)
+AFTER_NAME = ("excluded", "unlikely", "less likely")
+HEDGE = re.compile(r"\b(?:or|vs\.?|versus|either|possibly|maybe|perhaps)\b|/", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class AnswerReading:
+    """The KG code an answer names (None unless `status` is `named`), and why."""
+
+    code: str | None
+    status: AnswerStatus
+    reason: str
+
+
+def affirmed_part(text: str) -> str:
+    """The answer without what it negates or rules out: a clause whose cue follows the name
+    ("PTSD ruled out", "GAD unlikely") is dropped; one whose cue comes first ("not GAD",
+    "ruled out: PTSD", "rather than MDD") is cut at the cue."""
+    kept = []
+    for clause in (c.strip() for c in CLAUSES.split(text)):
+        cue = NEGATION.search(clause)
+        if cue is not None:
+            after = clause[cue.end() :].strip(" :.-")
+            if " ".join(cue.group(0).lower().split()) in AFTER_NAME or not after:
+                continue
+            clause = clause[: cue.start()].strip()
+        if clause:
+            kept.append(clause)
+    return ", ".join(kept)
+
+
+def read_letters(text: str, case: InterviewCase) -> AnswerReading:
+    parsed = parse_strict(f"Answer: {text}", case.option_names)
+    if parsed.letters is None or not parsed.letters:
+        status: AnswerStatus = "hedged" if parsed.status == "ambiguous" else "unreadable"
+        return AnswerReading(None, status, parsed.reason)
+    if len(parsed.letters) > 1:
+        shown = ", ".join(sorted(parsed.letters))
+        return AnswerReading(None, "several", f"several options ({shown})")
+    index = ord(next(iter(parsed.letters))) - ord("A")
+    if index >= len(case.option_codes):
+        return AnswerReading(None, "unreadable", "a letter that is not an option")
+    return AnswerReading(case.option_codes[index], "named", parsed.reason)
+
+
+def read_free_text(text: str, kg: MentalKG) -> AnswerReading:
+    low = text.lower()
+    spans = []
+    for code, disorder in kg.disorders.items():
+        for match in re.finditer(re.escape(disorder.name.lower()), low):
+            spans.append((match.start(), match.end(), code))
+    longest = [s for s in spans if not any(o != s and o[0] <= s[0] and s[1] <= o[1] for o in spans)]
+    codes = {code for _, _, code in longest}
+    if not codes:
+        codes = {c for m in find_diagnosis_names(text) for c in m.codes if c in kg.disorders}
+    if len(codes) == 1:
+        return AnswerReading(codes.pop(), "named", "one disorder named")
+    if not codes:
+        return AnswerReading(None, "unreadable", "no MentalKG disorder named")
+    status: AnswerStatus = "hedged" if HEDGE.search(text) else "several"
+    return AnswerReading(None, status, f"several disorders ({', '.join(sorted(codes))})")
+
+
+def read_answer(
+    text: str | None, case: InterviewCase, kg: MentalKG, answer_format: str
+) -> AnswerReading:
+    """The option (KG code) a `DIAGNOSIS:` text names, by the rule of this module."""
+    if not text or not text.strip():
+        return AnswerReading(None, "unreadable", "empty answer")
+    kept = affirmed_part(text)
+    if not kept:
+        return AnswerReading(None, "unreadable", "only negated or ruled-out names")
+    if answer_format == "letters":
+        return read_letters(kept, case)
+    return read_free_text(kept, kg)

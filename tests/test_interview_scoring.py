@@ -1,0 +1,202 @@
+"""Scoring `selfdx/interview`: the final answer read as one option (hedges, several options and
+negated names never credited), and the CRITERIA MET statement scored exactly as the prompt
+defines it (yes / no / cannot tell), with recall counting only facts that were asked for."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from conftest import SHARED
+
+from selfdx.datasets.interview.cases import load_cases
+from selfdx.datasets.mentalkg.model import load_kg
+from selfdx.prompts import prompt_text
+from selfdx.scorers.interview.answer import read_answer
+from selfdx.scorers.interview.scorer import score_values
+from selfdx.solvers.interview.trace import InterviewRecord, InterviewTurn, PatientReply
+
+RESOURCES = SHARED / "mentalbench" / "resources"
+
+
+@pytest.fixture(scope="module")
+def demo():
+    kg, cases = load_cases("demo", ["1", "2"])
+    case = next(c for c in cases if c.variant == "1" and c.gold == "D011")
+    return kg, case
+
+
+def letter_of(case, code: str) -> str:
+    return "ABCD"[case.option_codes.index(code)]
+
+
+@pytest.mark.parametrize(
+    ("answer", "status"),
+    [
+        ("{key}", "named"),
+        ("**{key}**", "named"),
+        ("Option {key}", "named"),
+        ("{low}", "named"),
+        ("{key}. {name}", "named"),
+        ("{name}", "named"),
+        ("{name} (ruled out: {other_name})", "named"),
+        ("{name}, not {other_name}", "named"),
+        ("{other_name} ruled out; {name}", "named"),
+        ("{key} or {other}", "hedged"),
+        ("A or B or C or D", "hedged"),
+        ("{key} (possibly {other})", "hedged"),
+        ("{key}, {other}", "several"),
+        ("Not {name}", "unreadable"),
+        ("ruled out: {name}", "unreadable"),
+        ("", "unreadable"),
+        ("a sleep problem", "unreadable"),
+    ],
+)
+def test_letters_answers(demo, answer, status):
+    kg, case = demo
+    key = letter_of(case, case.gold)
+    other_code = next(c for c in case.option_codes if c != case.gold)
+    text = answer.format(
+        key=key,
+        low=key.lower(),
+        name=case.gold_name,
+        other=letter_of(case, other_code),
+        other_name=kg.disorder(other_code).name,
+    )
+    reading = read_answer(text, case, kg, "letters")
+    assert reading.status == status, reading
+    assert reading.code == (case.gold if status == "named" else None)
+
+
+@pytest.mark.parametrize(
+    ("answer", "code", "status"),
+    [
+        ("Generalized Anxiety Disorder", "D011", "named"),
+        ("generalised anxiety disorder (GAD)", "D011", "named"),
+        ("PTSD", "D018", "named"),
+        (
+            "Generalized Anxiety Disorder (ruled out: Posttraumatic Stress Disorder)",
+            "D011",
+            "named",
+        ),
+        ("Not Generalized Anxiety Disorder", None, "unreadable"),
+        ("GAD or PTSD", None, "hedged"),
+        ("Generalized Anxiety Disorder and Major Depressive Disorder", None, "several"),
+        ("a sleep problem", None, "unreadable"),
+    ],
+)
+def test_free_text_answers(demo, answer, code, status):
+    kg, case = demo
+    reading = read_answer(answer, case, kg, "free_text")
+    assert (reading.code, reading.status) == (code, status), reading
+
+
+@pytest.mark.skipif(not RESOURCES.is_dir(), reason=f"no MentalKG at {RESOURCES}")
+def test_free_text_prefers_the_longer_name(demo):
+    _, case = demo
+    kg = load_kg(RESOURCES)
+    text = "Major Depressive Disorder with Psychotic Features"
+    assert read_answer(text, case, kg, "free_text").code == "D015"
+    assert (
+        read_answer("Bipolar I Disorder with no psychotic features", case, kg, "free_text").code
+        == "D008"
+    )
+
+
+def record(case, **fields) -> InterviewRecord:
+    base = dict(
+        mode="interview",
+        max_questions=12,
+        answer_format="letters",
+        elicited=[case.complaint],
+        heard=[case.complaint],
+        stop_reason="answer",
+        diagnosis_text=letter_of(case, case.gold),
+    )
+    return InterviewRecord(**{**base, **fields})
+
+
+def scores(case, kg, trace: InterviewRecord) -> dict[str, float]:
+    reading = read_answer(trace.diagnosis_text, case, kg, trace.answer_format)
+    return score_values(case, trace, kg, reading)
+
+
+def test_the_criteria_statement_is_scored_as_defined(demo):
+    """The key's criteria are met on this profile. yes: right; no: wrong; cannot tell: not a
+    claim (criteria_call not applicable, counted in criteria_unsure); missing: wrong."""
+    kg, case = demo
+    assert case.criteria_met
+    everything = [f.id for f in case.facts]
+    full = dict(elicited=everything, heard=everything)
+    yes = scores(case, kg, record(case, criteria_claim=True, **full))
+    assert (yes["criteria_call"], yes["criteria_unsure"], yes["premature"]) == (1.0, 0.0, 0.0)
+    no = scores(case, kg, record(case, criteria_claim=False, **full))
+    assert (no["criteria_call"], no["criteria_unsure"], no["premature"]) == (0.0, 0.0, 0.0)
+    unsure = scores(case, kg, record(case, criteria_unsure=True, **full))
+    assert math.isnan(unsure["criteria_call"]) and unsure["criteria_unsure"] == 1.0
+    missing = scores(case, kg, record(case, **full))
+    assert (missing["criteria_call"], missing["criteria_unsure"]) == (0.0, 0.0)
+    # "yes" on the opening alone: right about the patient, but not supported by what was heard
+    early = scores(case, kg, record(case, criteria_claim=True))
+    assert (early["criteria_call"], early["premature"]) == (1.0, 1.0)
+
+
+def test_following_the_initial_prompt_costs_nothing(demo):
+    """mode=initial: the prompt asks for "cannot tell" when what is known does not settle it;
+    a model that says so is not marked wrong on the criteria."""
+    kg, case = demo
+    initial = scores(case, kg, record(case, mode="initial", criteria_unsure=True))
+    assert math.isnan(initial["criteria_call"]) and initial["accuracy"] == 1.0
+    for mode in ("interview", "initial", "full"):
+        prompt = prompt_text(f"interview/interviewer_{mode}")
+        assert "CRITERIA MET: yes, no or cannot tell" in prompt
+        assert "cannot tell: what you know does not settle it" in prompt
+
+
+def test_an_invalid_answer_is_counted_and_not_credited(demo):
+    kg, case = demo
+    other = next(c for c in case.option_codes if c != case.gold)
+    hedge = f"{letter_of(case, case.gold)} or {letter_of(case, other)}"
+    values = scores(case, kg, record(case, diagnosis_text=hedge, criteria_claim=True))
+    assert values["accuracy"] == 0.0 and values["invalid_answer"] == 1.0
+    assert math.isnan(values["criteria_call"]) and math.isnan(values["premature"])
+    right = scores(case, kg, record(case, criteria_claim=True))
+    assert right["accuracy"] == 1.0 and right["invalid_answer"] == 0.0
+
+
+def test_declines_are_wrong_and_not_invalid(demo):
+    kg, case = demo
+    trace = record(case, stop_reason="decline", declined=True, diagnosis_text=None)
+    values = score_values(case, trace, kg, None)
+    assert (values["accuracy"], values["declined"], values["invalid_answer"]) == (0.0, 1.0, 0.0)
+    assert values["no_answer"] == 0.0 and math.isnan(values["criteria_call"])
+
+
+def test_recall_counts_only_facts_that_were_asked_for(demo):
+    """A patient that volunteers a fact it was not asked about: the interviewer heard it (a
+    "yes" built on it is not premature), but recall does not count it; the volunteered fact is
+    counted."""
+    kg, case = demo
+    others = [f.id for f in case.facts if f.id != case.complaint]
+    asked, volunteered = others[0], others[1:]
+    reply = PatientReply(
+        model="m",
+        raw="...",
+        shown="...",
+        revealed=[asked, *volunteered],
+        asked=[asked],
+        volunteered=volunteered,
+    )
+    turn = InterviewTurn(index=1, interviewer="QUESTION: ?", action="question", patient=reply)
+    trace = record(
+        case,
+        turns=[turn],
+        questions=1,
+        elicited=[case.complaint, asked],
+        heard=[case.complaint, asked, *volunteered],
+        criteria_claim=True,
+    )
+    values = scores(case, kg, trace)
+    assert values["fact_recall"] == pytest.approx(2 / len(case.facts))
+    assert values["patient_volunteered"] == len(volunteered)
+    assert values["premature"] == 0.0 and values["criteria_call"] == 1.0
