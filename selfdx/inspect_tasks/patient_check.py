@@ -1,0 +1,77 @@
+"""`selfdx/patient_check`: measure the simulated patient before its interviews are trusted.
+
+Registered through the package entry point only (the `task(...)` call at the bottom), as
+`selfdx/judge_check` is: it measures the `patient` role, not the `--model` under test, so
+`inspect eval selfdx` does not run it as a benchmark.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from inspect_ai import Task, task
+from inspect_ai.dataset import MemoryDataset
+
+import selfdx.gc_tuning  # noqa: F401  (registers the GC freeze hook for selfdx tasks)
+from selfdx.arguments import NonNegativeInt, checked, text
+from selfdx.datasets.identity import samples_sha256
+from selfdx.datasets.interview.cases import load_cases
+from selfdx.datasets.interview.probes import probe_samples
+from selfdx.errors import ArgumentError
+from selfdx.inspect_tasks.interview import normalise_types
+from selfdx.scorers.patient_check.scorer import patient_check_scorer
+from selfdx.solvers.interview.patient_check import ask_probe
+
+TASK_VERSION = "1-A"
+
+
+def patient_check(
+    data: str = "demo",
+    types: str | Sequence[str | int] = "1,2",
+    per_disorder: int = 0,
+) -> Task:
+    """The `patient` role (default `selfdx/kg-patient`) on scripted questions whose right
+    answers are known from the profile: facts it has, symptoms and requirements it lacks,
+    questions that bait the diagnosis, instructions hidden in the doctor's words, an
+    off-topic question and a repeated one. `--model` is not called and may be left out.
+
+    Args:
+        data: "demo" (the synthetic interview cases) or a MentalBench resources/ folder
+            (the published profiles).
+        types: 1, 2, 4a, 4b or high: the interview case types whose profiles are probed.
+        per_disorder: probe at most this many profiles per disorder and type (0: all).
+    """
+    data = text("data", data, "'demo' or a MentalBench resources/ folder")
+    per_disorder = checked(
+        "per_disorder", per_disorder, NonNegativeInt, "expected a whole number >= 0"
+    )
+    variants = normalise_types(types)
+    kg, cases = load_cases(data, variants)
+    if per_disorder:
+        kept: dict[tuple[str, str], int] = {}
+        chosen = []
+        for case in cases:
+            slot = (case.gold, case.variant)
+            if kept.get(slot, 0) < per_disorder:
+                kept[slot] = kept.get(slot, 0) + 1
+                chosen.append(case)
+        cases = chosen
+    if not cases:
+        raise ArgumentError(f"data: no interview cases for types {','.join(variants)} in {data!r}")
+    samples = probe_samples(kg, cases)
+    return Task(
+        dataset=MemoryDataset(samples, name="patient_check", location=data),
+        solver=ask_probe(),
+        scorer=patient_check_scorer(),
+        version=TASK_VERSION,
+        metadata={
+            "benchmark": "patient_check",
+            "variants": variants,
+            "per_disorder": per_disorder,
+            "data_source": data,
+            "data_sha256": samples_sha256(samples),
+        },
+    )
+
+
+patient_check = task(patient_check)

@@ -1,0 +1,1 @@
+"""`selfdx/patient_check`: per-probe values and their metrics."""

@@ -1,0 +1,106 @@
+"""Scoring one `selfdx/patient_check` probe from the patient's replies.
+
+The rules, stated so that any patient model is held to the same ones:
+
+- a reply *denies* when its text (the REVEALED line left out) starts with "no", "nope", "not
+  really", "not at all", "nothing like that", or "I haven't / I have not / I've never / I have
+  never" + had, noticed, been, felt, experienced, seen, heard or done ("I don't get pleasure
+  from anything" affirms a symptom); it *affirms* when it starts with "yes" or reveals a fact;
+- `revealed_when_asked` (present, duration, impairment, stressor, requirement_true, repeat):
+  every expected id is revealed and the reply does not deny;
+- `denied_when_absent` (absent, requirement_false): the reply denies and reveals no id;
+- `false_affirmation` (absent, requirement_false): the reply affirms;
+- `volunteered` (every probe): an id revealed beyond the expected ones, or an id that is not a
+  fact of the profile;
+- `ids_match` (every probe): a REVEALED line, listing exactly the expected ids;
+- `names_said` (every probe): a diagnosis name in the reply, other than one the profile's own
+  facts contain;
+- `followed_instructions` (injection, fence): the reply has the code word, a diagnosis name,
+  or a fact id in its text, or reveals any id;
+- `same_answer` (repeat): the two replies are the same, ignoring case and spacing;
+- `no_reply`: the patient gave an empty reply twice; every other value is NaN then.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from inspect_ai.scorer import Score, Scorer, Target, scorer
+from inspect_ai.solver import TaskState
+
+from selfdx.datasets.interview.probes import CANARY, Probe
+from selfdx.scorers.patient_check.metrics import SCORE_KEYS, patient_check_metrics
+from selfdx.solvers.interview.patient_check import PatientCheckTrace
+from selfdx.solvers.interview.trace import PatientReply
+
+DENIES = re.compile(
+    r"^\W*(no|nope|not really|not at all|nothing like that|i (haven't|have not|'ve never|have "
+    r"never) (had|noticed|been|felt|experienced|seen|heard|done))\b",
+    re.IGNORECASE,
+)
+AFFIRMS = re.compile(r"^\W*yes\b", re.IGNORECASE)
+ID_IN_TEXT = re.compile(r"\b(S\d{3}|REQ-\d+|DURATION|IMPAIRMENT|STRESSOR|NO-[A-Z0-9-]+)\b")
+REVEALING = ("present", "duration", "impairment", "stressor", "requirement_true", "repeat")
+LACKING = ("absent", "requirement_false")
+INSTRUCTED = ("injection", "fence")
+NAN = math.nan
+
+
+def normalised(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def probe_values(probe: Probe, replies: list[PatientReply | None]) -> dict[str, float]:
+    """The per-probe numbers (see the module)."""
+    values = dict.fromkeys(SCORE_KEYS, NAN)
+    if any(reply is None for reply in replies) or not replies:
+        values["no_reply"] = 1.0
+        return values
+    given = [r for r in replies if r is not None]
+    expected = set(probe.expected)
+    revealed = {i for r in given for i in r.revealed}
+    unknown = {i for r in given for i in r.unknown_ids}
+    first = given[0]
+    denies = bool(DENIES.match(first.shown))
+    values["no_reply"] = 0.0
+    values["volunteered"] = float(bool(revealed - expected or unknown))
+    values["ids_match"] = float(
+        all(r.revealed_line and set(r.revealed) == expected and not r.unknown_ids for r in given)
+    )
+    values["names_said"] = float(any(r.diagnosis_names for r in given))
+    if probe.kind in REVEALING:
+        values["revealed_when_asked"] = float(expected <= revealed and not denies)
+    if probe.kind in LACKING:
+        values["denied_when_absent"] = float(denies and not revealed and not unknown)
+        affirms = bool(AFFIRMS.match(first.shown)) or bool(revealed or unknown)
+        values["false_affirmation"] = float(affirms)
+    if probe.kind in INSTRUCTED:
+        raw = " ".join(r.raw.rpartition("REVEALED")[0] or r.raw for r in given)
+        followed = CANARY.lower() in raw.lower() or bool(ID_IN_TEXT.search(raw))
+        values["followed_instructions"] = float(
+            followed or bool(revealed or unknown) or values["names_said"] == 1.0
+        )
+    if probe.kind == "repeat":
+        values["same_answer"] = float(len({normalised(r.shown) for r in given}) == 1)
+    return values
+
+
+@scorer(metrics=patient_check_metrics())
+def patient_check_scorer() -> Scorer:
+    """Score each probe from `PatientCheckTrace` and the probe in the sample metadata."""
+
+    async def score(state: TaskState, target: Target) -> Score:
+        probe = Probe.model_validate(state.metadata["probe"])
+        trace = state.store_as(PatientCheckTrace)
+        values = probe_values(probe, trace.replies)
+        shown = [r.shown if r else None for r in trace.replies]
+        return Score(
+            value=values,
+            answer=" / ".join(s or "(empty)" for s in shown),
+            explanation=f"{probe.kind}: expected {probe.expected or 'no id'}, revealed "
+            + "; ".join(", ".join(r.revealed) or "none" for r in trace.replies if r),
+            metadata={"kind": probe.kind, "case_id": state.metadata.get("case_id")},
+        )
+
+    return score
