@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextvars
 import os
 import tempfile
 from collections.abc import Callable
@@ -32,6 +33,17 @@ def scripted_model(reply: Callable[[str, list[ChatMessage]], str]) -> Model:
         return mock_output(reply(last, messages))
 
     return get_model("mockllm/model", custom_outputs=answer, memoize=False)
+
+
+@pytest.fixture(autouse=True)
+def no_model_roles_left_over():
+    """Inspect leaves the model roles of the last `eval()` bound in the test process; a task
+    built by hand in a later test would take them for its own (`selfdx.arguments.
+    roles_of_this_eval`). Put back the unbound value after each test."""
+    yield
+    from inspect_ai.model._model import _model_roles
+
+    _model_roles.set(contextvars.Context().run(_model_roles.get))
 
 
 @pytest.fixture

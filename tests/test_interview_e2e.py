@@ -331,8 +331,12 @@ def test_volunteered_facts_do_not_count_as_elicited(log_dir):
         present = [i for i in ids if not i.startswith(("NO-", "UNSURE-"))]
         return "Everything, really.\nREVEALED: " + ", ".join(present)
 
+    def asks_about_cars(last, messages):
+        asked = sum(m.role == "assistant" for m in messages)
+        return "QUESTION: Do you own a car?" if asked < 2 else "DIAGNOSIS: A\nCRITERIA MET: yes"
+
     roles = {"patient": scripted_model(tells_all)}
-    log = run(log_dir, scripted_model(asks_twice_then_answers), roles, types="1", max_questions=3)
+    log = run(log_dir, scripted_model(asks_about_cars), roles, types="1", max_questions=3)
     check_against_hand(log)
     for sample in log.samples:
         case = sample.metadata["case"]

@@ -135,10 +135,12 @@ def test_every_kg_symptom_and_requirement_has_patient_words(kg):
 def test_published_statements_come_from_the_words(kg, published):
     """No published profile falls back to the machine first-person conversion."""
     said = {text for words in symptom_words().values() for text in words.say}
+    spells = re.compile(r"^In my (high spells|up spells|bad patches), ")
     for case in published:
         for fact in case.facts:
             if fact.kind == "symptom":
-                assert fact.statement in said, (case.id, fact.id)
+                bare = spells.sub("", fact.statement)
+                assert any(bare.lower() in text.lower() for text in said), (case.id, fact.id)
             assert not plain(fact.statement), (case.id, fact.id, fact.statement)
 
 
@@ -167,9 +169,10 @@ def test_each_symptom_asked_by_its_description_is_answered_alone(kg, published):
 @needs_data
 def test_requirements_are_affirmed_or_denied_truthfully(kg, published):
     """Asked about an option's requirement in its KG words: the patient who has it says yes and
-    reveals it; one who lacks it says no (or, where it is close to what they have, that they
-    are not sure), reveals nothing, and never affirms another requirement instead."""
-    counts = {"yes": 0, "no": 0, "unsure": 0}
+    reveals it; one who lacks it says no, or yes in that requirement's words where it follows
+    from what they have (revealing nothing), or that they are not sure where it is close; never
+    another requirement's yes."""
+    counts = {"yes": 0, "no": 0, "unsure": 0, "implied": 0}
     for case in published:
         system = patient_prompt(case)
         stated = {
@@ -185,9 +188,9 @@ def test_requirements_are_affirmed_or_denied_truthfully(kg, published):
                 elif reply == UNSURE:
                     assert revealed == []
                     counts["unsure"] += 1
-                elif revealed:  # answered with a requirement it has that implies this one
-                    implied = requirement_words(case.fact(revealed[0]).value)[1].implies
-                    assert requirement_words(text)[0] in implied, (case.id, text)
+                elif reply == requirement_words(text)[1].yes:  # follows from what it has
+                    assert revealed == [] and any(f.truth == "implied" for f in case.absent)
+                    counts["implied"] += 1
                 else:
                     assert reply.startswith("No"), (case.id, text, reply)
                     counts["no"] += 1
@@ -198,7 +201,9 @@ def test_requirements_are_affirmed_or_denied_truthfully(kg, published):
 def test_audited_transcripts(kg, published):
     """The replies the audit found wrong: an inattention question answered with a
     hyperactivity symptom (t1-D001_l001), a false requirement answered "Yes, this is true for
-    me" and another requirement (t2-D015_m020, t2-D023_m035, t1-D006_l015)."""
+    me" and another requirement (t2-D015_m020, t2-D023_m035, t1-D006_l015). A requirement the
+    patient lacks is affirmed only in its own words, where it follows from what the patient has
+    (psychosis and low spells at the same time, for psychosis only in low spells)."""
     by_id = {c.id: c for c in published}
     case = by_id["t1-D001_l001"]
     inattention = "; ".join(kg.symptoms[s].description for s in kg.groups["inattention"].pool)
@@ -216,7 +221,9 @@ def test_audited_transcripts(kg, published):
                 reply, revealed = reply_parts(
                     answer(patient_prompt(case), f"Is this true for you: {text}?")
                 )
-                assert not reply.startswith("Yes") or revealed, (sample_id, text, reply)
+                if reply.startswith("Yes") and not revealed:  # only its own yes, where it follows
+                    assert reply == requirement_words(text)[1].yes, (sample_id, text, reply)
+                    assert any(f.truth == "implied" for f in case.absent)
 
 
 @needs_data

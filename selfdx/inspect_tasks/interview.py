@@ -8,14 +8,15 @@ from the profile's facts. See the README section "Interview: `selfdx/interview`"
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
+from typing import Annotated, Literal
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
 from inspect_ai.model import GenerateConfig
+from pydantic import Field
 
 import selfdx.gc_tuning  # noqa: F401  (registers the GC freeze hook for selfdx tasks)
-from selfdx.arguments import NonNegativeInt, checked, choice, positive_int, text
+from selfdx.arguments import checked, choice, positive_int, text
 from selfdx.datasets.identity import samples_sha256
 from selfdx.datasets.interview.cases import VARIANTS, case_to_sample, load_cases
 from selfdx.datasets.mentalbench.schema import AnswerFormat, Generator
@@ -25,6 +26,10 @@ from selfdx.solvers.interview.prompts import FullText, Mode
 from selfdx.solvers.interview.solver import interview as interview_solver
 
 TASK_VERSION = "1-A"
+# Each question adds two messages that every later call carries: the work grows with the square
+# of the budget, and a real interview is far shorter.
+MAX_QUESTIONS = 100
+QuestionBudget = Annotated[int, Field(ge=0, le=MAX_QUESTIONS)]
 CaseSource = Literal["published", "sampled", "both"]
 
 
@@ -57,8 +62,8 @@ def interview(
     answer_format: str = "letters",
     types: str | Sequence[str | int] = "1,2",
     cases: str = "published",
-    n_sampled: int = 10,
-    seed: int = 0,
+    n_sampled: int | None = None,
+    seed: int | None = None,
     generator: str = "gpt5",
     full_text: str = "profile",
 ) -> Task:
@@ -69,14 +74,15 @@ def interview(
             (features/ files and knowledge_graph/EN).
         mode: "interview" (ask, then answer), "full" (the whole profile at once: the static
             ceiling) or "initial" (the opening only: the floor).
-        max_questions: questions allowed before the answer (interview mode).
+        max_questions: questions allowed before the answer (interview mode), 0 to 100.
         answer_format: "letters" (one of four shown options) or "free_text" (a diagnosis name,
             no options shown).
         types: 1, 2, 4a, 4b or high (= 4a and 4b): a list or a comma-separated string.
         cases: with a folder: "published" (features/ profiles), "sampled" (fresh profiles
             from the MentalKG sampler) or "both". The demo always samples its own graph.
-        n_sampled: fresh profiles per type for cases=sampled/both.
-        seed: the sampler's seed for fresh profiles.
+        n_sampled: fresh profiles per type for cases=sampled/both (default 10; with the demo,
+            its 4 cases per type unless given).
+        seed: the sampler's seed for fresh profiles (default 0, the demo's too).
         generator: whose features/ file (and narrative, for full_text=narrative) to read:
             gemini, gpt5 or qwen235 (the profiles are identical across them).
         full_text: what mode=full shows: "profile" (every fact in the patient's words) or
@@ -87,9 +93,11 @@ def interview(
     choice("cases", cases, CaseSource)
     choice("generator", generator, Generator)
     choice("full_text", full_text, FullText)
-    checked("max_questions", max_questions, NonNegativeInt, "expected a whole number >= 0")
-    positive_int("n_sampled", n_sampled)
-    checked("seed", seed, int, "expected an integer")
+    checked("max_questions", max_questions, QuestionBudget, f"expected 0 to {MAX_QUESTIONS}")
+    if n_sampled is not None:
+        positive_int("n_sampled", n_sampled)
+    if seed is not None:
+        checked("seed", seed, int, "expected an integer")
     data = text("data", data, "'demo' or a MentalBench resources/ folder")
     variants = normalise_types(types)
     _, chosen = load_cases(data, variants, cases, n_sampled, seed, generator)
@@ -110,6 +118,8 @@ def interview(
             "max_questions": max_questions,
             "answer_format": answer_format,
             "variants": variants,
+            "n_sampled": n_sampled,
+            "seed": seed,
             "cases": "demo" if data == "demo" else cases,
             "data_source": data,
             "data_sha256": samples_sha256(samples),

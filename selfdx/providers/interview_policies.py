@@ -43,7 +43,12 @@ from selfdx.datasets.interview.facts import (
     requirement_fact,
     stressor_fact,
 )
-from selfdx.datasets.interview.patient_words import GROUPS, requirement_identity, words_for
+from selfdx.datasets.interview.patient_words import (
+    GROUPS,
+    NOW,
+    requirement_identity,
+    words_for,
+)
 from selfdx.datasets.interview.questions import content_words
 from selfdx.datasets.mentalkg.exclusions import ANY_OTHER, exclusions_of
 from selfdx.datasets.mentalkg.model import MentalKG, load_kg
@@ -60,9 +65,7 @@ IMPAIRED = re.compile(r"^\W*It gets in the way of my work")
 NOT_IMPAIRED = re.compile(r"^\W*Honestly it has not stopped me")
 TRAUMATIC = re.compile(r"^\W*Before all this started")
 LIFE_CHANGE = re.compile(r"^\W*It started after")
-ILLNESS_DURATION = re.compile(
-    r"I've been dealing with all of this for about (" + DURATION.pattern + ")"
-)
+ILLNESS_DURATION = re.compile(r"I've been like this for about (" + DURATION.pattern + ") now")
 REQUIREMENT_QUESTION = re.compile(r"Is this true for you: (.+?)\?\s*$", re.I)
 SENTENCE = re.compile(r"(?<=[.!?])\s+")
 MATCH = 0.8
@@ -96,7 +99,8 @@ def expressions(kg: MentalKG, code: str) -> list[frozenset[str]]:
         symptom = kg.symptoms[code]
         texts = [*symptom.examples, *(t for _, t in symptom.subtypes)] or [symptom.description]
         words = words_for(code, symptom.name)
-        texts += list(words.say) if words else []
+        # the patient's wording, also as said of a spell (a leading "lately" dropped)
+        texts += [t for say in (words.say if words else ()) for t in (say, NOW.sub("", say))]
         EXPRESSIONS[key] = [s for s in map(content_words, texts) if s]
     return EXPRESSIONS[key]
 

@@ -8,10 +8,12 @@ exactly the facts the question asks about (`asked_about`, the definition the sco
 - a symptom or requirement it lacks: its denial ("No, ..."); when a list of symptoms asks
   about three or more it lacks, one sentence says that none of them (or none of the others)
   apply;
-- a requirement it cannot be sure of: "I'm honestly not sure about that.";
+- a requirement it cannot be sure of: "I'm honestly not sure about that."; one that follows
+  from its facts without being one: its own "yes" (not revealed);
+- an open question ("what brings you in?"): the complaint it opened with;
 - nothing asked about: "I don't know what it is called" to a question about the diagnosis, a
   plain "not sure" to a question about how long, how it affects life or what happened (when
-  the profile does not say), else "I'm not sure. I haven't noticed anything like that."
+  the profile does not say), else "Not that I've noticed."
 
 The last line lists the ids revealed (`REVEALED: S024, DURATION` or `REVEALED: none`). The same
 question always gets the same answer.
@@ -35,6 +37,7 @@ from selfdx.providers.choice_policies import last_user_text
 from selfdx.providers.offline import offline_policy
 
 DOCTOR = re.compile(r"<doctor>(.*)</doctor>", re.DOTALL)
+COMPLAINT = re.compile(r"You came in because of item \[([^\]]+)\]")
 NONE_OF_THE_OTHERS = "None of the other things you mentioned apply to me."
 NONE_OF_THOSE = "No, none of those things apply to me."
 NOT_SURE = {
@@ -42,7 +45,7 @@ NOT_SURE = {
     "impairment": "I couldn't really say how much it affects things.",
     "stressor": "Nothing in particular comes to mind.",
 }
-NOTHING = "I'm not sure. I haven't noticed anything like that."
+NOTHING = "Not that I've noticed."
 DIAGNOSIS = "I don't know what it is called. That is why I came to see you."
 
 
@@ -52,8 +55,9 @@ def answer(system: str, question: str) -> str:
     topics = [topic for topic, _ in items]
     says = {topic.id: say for topic, say in items}
     truth = {topic.id: topic.truth for topic in topics}
-    asked = asked_about(question, topics)
-    told = [says[i] for i in asked if truth[i] == "yes"]
+    came = COMPLAINT.search(system)
+    asked = asked_about(question, topics, came.group(1) if came else None)
+    told = [says[i] for i in asked if truth[i] in ("yes", "implied")]
     denied = [i for i in asked if truth[i] == "no"]
     if len([i for i in denied if i.startswith("NO-S")]) >= 3:
         summary = NONE_OF_THE_OTHERS if told else NONE_OF_THOSE

@@ -10,17 +10,25 @@ from typing import Any
 
 from selfdx.errors import SelfdxError
 
-# A metadata field that every sample of the benchmark has and no other benchmark's sample has.
-MARKERS = {
-    "Safe-Psych": "gold_labels",
-    "MentalBench": "seed_group",
-    "MentalBench case generation": "profile",
+# The metadata fields every sample of a task has, and the fields none of its samples has.
+MARKERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "Safe-Psych": (("gold_labels",), ()),
+    "MentalBench": (("seed_group",), ("case",)),
+    "MentalBench case generation": (("profile",), ()),
+    "the interview": (("case", "seed_group"), ("probe",)),
+    "the patient check": (("case", "probe"), ()),
+    "the judge check": (("category", "stage"), ()),
 }
 
 
 def benchmark_of(metadata: dict[str, Any] | None) -> str | None:
-    """The benchmark whose marker field the metadata carries, or None."""
-    found = [name for name, field in MARKERS.items() if field in (metadata or {})]
+    """The task whose marker fields the metadata carries, or None."""
+    meta = metadata or {}
+    found = [
+        name
+        for name, (having, lacking) in MARKERS.items()
+        if all(f in meta for f in having) and not any(f in meta for f in lacking)
+    ]
     return found[0] if len(found) == 1 else None
 
 
@@ -30,7 +38,7 @@ def require_benchmark(
     """Raise a one-line error when a sample is not one of `expected`'s."""
     if benchmark_of(metadata) == expected:
         return
-    found = benchmark_of(metadata) or "no selfdx benchmark"
+    found = benchmark_of(metadata) or "no selfdx task"
     raise SelfdxError(
         f"{scorer} scores {expected} samples, but sample {sample_id!r} is from {found}: "
         "score this log with its own benchmark's scorer"

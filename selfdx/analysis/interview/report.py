@@ -32,9 +32,17 @@ SCORER = "interview_scorer"
 MODE_ORDER = ("full", "interview", "initial")  # as the figure and table show them
 RECALL_BINS = (0.0, 0.25, 0.5, 0.75, 1.0001)
 METRIC_GROUPS = {
-    "Diagnosis": ["accuracy", "criteria_call", "premature", "no_answer", "declined"],
+    "Diagnosis": [
+        "accuracy",
+        "criteria_call",
+        "criteria_unsure",
+        "premature",
+        "invalid_answer",
+        "no_answer",
+        "declined",
+    ],
     "Eliciting": ["questions", "fact_recall", "critical_recall"],
-    "Patient": ["patient_leaks", "excluded"],
+    "Patient": ["patient_leaks", "patient_volunteered", "excluded"],
 }
 TYPE_LABELS = {"1": "Type 1", "2": "Type 2", "4a": "Type 4a", "4b": "Type 4b"}
 
@@ -200,6 +208,8 @@ def transcript(sample: EvalSample, model: str, path: str) -> dict[str, Any]:
     store = sample.store or {}
     meta = sample.metadata or {}
     case = meta.get("case") or {}
+    score = next((s for name, s in (sample.scores or {}).items() if name == SCORER), None)
+    scored = (score.metadata if score else None) or {}
     turns = []
     for turn in store.get("InterviewTrace:turns", []):
         patient = turn.get("patient") or {}
@@ -211,6 +221,8 @@ def transcript(sample: EvalSample, model: str, path: str) -> dict[str, Any]:
                 "patient_said": patient.get("raw"),
                 "interviewer_heard": patient.get("shown"),
                 "revealed": patient.get("revealed", []),
+                "asked": patient.get("asked", []),
+                "volunteered": patient.get("volunteered", []),
                 "unknown_ids": patient.get("unknown_ids", []),
                 "diagnosis_names": patient.get("diagnosis_names", []),
             }
@@ -230,8 +242,10 @@ def transcript(sample: EvalSample, model: str, path: str) -> dict[str, Any]:
         "turns": turns,
         "stop_reason": store.get("InterviewTrace:stop_reason"),
         "diagnosis": store.get("InterviewTrace:diagnosis_text"),
-        "diagnosis_code": store.get("InterviewTrace:diagnosis_code"),
-        "criteria_claim": store.get("InterviewTrace:criteria_claim"),
+        # read by the scorer (logs written before it did: by the solver, in the store)
+        "diagnosis_code": scored.get("diagnosis_code", store.get("InterviewTrace:diagnosis_code")),
+        "answer_status": scored.get("answer_status"),
+        "criteria_claim": scored.get("criteria_claim", store.get("InterviewTrace:criteria_claim")),
         "elicited": store.get("InterviewTrace:elicited", []),
         "scores": score_values(sample, SCORER),
         "error": sample.error.message if sample.error else None,

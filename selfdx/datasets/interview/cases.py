@@ -41,7 +41,9 @@ from selfdx.datasets.interview.facts import (
     symptom_fact,
 )
 from selfdx.datasets.interview.patient_words import (
+    REQUIREMENTS,
     RequirementWords,
+    in_spell,
     requirement_identity,
     requirement_words,
 )
@@ -52,6 +54,7 @@ from selfdx.datasets.mentalkg.profile_model import CaseProfile
 from selfdx.datasets.mentalkg.profiles import sample_profiles
 from selfdx.errors import ArgumentError, SelfdxError
 
+DEFAULT_SAMPLED = 10  # fresh profiles per type when `n_sampled` is not given
 DATA_STORE_KEY = "selfdx:interview_data"  # sample store: the `data` argument of the run
 Variant = Literal["1", "2", "4a", "4b"]
 VARIANTS: tuple[str, ...] = ("1", "2", "4a", "4b")
@@ -125,24 +128,33 @@ def pick_complaint(kg: MentalKG, gold: str, facts: list[Fact]) -> str:
     return symptoms[0]
 
 
-def requirement_truth(words: RequirementWords, facts: list[Fact], keys: set[str]) -> Truth:
-    """What a patient who lacks a requirement says of it: no, or not sure when it is close to
-    what they have (see `RequirementWords`)."""
+def requirement_truth(
+    key: str, words: RequirementWords, facts: list[Fact], keys: set[str]
+) -> Truth:
+    """What a patient who lacks requirement `key` says of it: no, yes in its own words (it
+    follows from what they have), or not sure (see `RequirementWords`)."""
     if keys & set(words.no_if):
         return "no"
+    if any(key in REQUIREMENTS[k].implies for k in keys):
+        return "implied"
     groups = {f.group for f in facts if f.group}
     if any(f.id == "STRESSOR" for f in facts):
         groups.add("STRESSOR")
     if not any(f.id == "IMPAIRMENT" and f.value is True for f in facts):
         groups.add("IMPAIRMENT-FREE")
-    if words.unsure_if and all(groups & set(names) for names in words.unsure_if):
-        return "unsure"
-    return "no"
+
+    def holds(condition: tuple[tuple[str, ...], ...]) -> bool:
+        return bool(condition) and all(groups & set(names) for names in condition)
+
+    if holds(words.yes_if) and not groups & set(words.yes_unless):
+        return "implied"
+    return "unsure" if holds(words.unsure_if) else "no"
 
 
 def absent_facts(kg: MentalKG, option_codes: Sequence[str], facts: list[Fact]) -> list[Fact]:
     """The options' KG symptoms the patient lacks (denied), then their additional
-    requirements the patient lacks (denied, or not sure of), each once."""
+    requirements the patient lacks (denied, affirmed when they follow from what the patient
+    has, or not sure of), each once."""
     present = {f.id for f in facts if f.kind == "symptom"}
     codes = {s for code in option_codes if code in kg.disorders for s in kg.symptoms_of(code)}
     order = list(kg.symptoms)
@@ -150,12 +162,6 @@ def absent_facts(kg: MentalKG, option_codes: Sequence[str], facts: list[Fact]) -
     stated = [f.value for f in facts if f.kind == "requirement"]
     keys = {found[0] for text in stated if (found := requirement_words(str(text)))}
     covered = {requirement_identity(str(text)) for text in stated}
-    covered |= {
-        key
-        for found in map(requirement_words, map(str, stated))
-        if found
-        for key in found[1].implies
-    }
     for code in option_codes:
         if code not in kg.disorders:
             continue
@@ -165,7 +171,7 @@ def absent_facts(kg: MentalKG, option_codes: Sequence[str], facts: list[Fact]) -
             if requirement_identity(text) in covered or key in covered:
                 continue
             covered |= {requirement_identity(text), key}
-            truth = requirement_truth(found[1], facts, keys) if found else "no"
+            truth = requirement_truth(key, found[1], facts, keys) if found else "no"
             absent.append(missing_requirement_fact(text, truth, key))
     return absent
 
@@ -178,6 +184,13 @@ def finish(
     option_codes: list[str],
     **fields: Any,
 ) -> InterviewCase:
+    groups = {f.group for f in facts if f.kind == "symptom" and f.group}
+    facts = [
+        f.model_copy(update={"statement": in_spell(f.statement, f.group, groups)})
+        if f.kind == "symptom"
+        else f
+        for f in facts
+    ]
     met, missing = criteria_check(kg, gold, facts)
     critical = needed_fact_ids(kg, gold, facts)
     critical += [f.id for f in facts if f.kind == "rule"]
@@ -396,17 +409,18 @@ def load_cases(
     data: str,
     variants: Sequence[str] = ("1", "2"),
     cases: str = "published",
-    n_sampled: int = 10,
-    seed: int = 0,
+    n_sampled: int | None = None,
+    seed: int | None = None,
     generator: str = "gpt5",
 ) -> tuple[MentalKG, list[InterviewCase]]:
-    """The graph and the cases of a run (see the task's arguments)."""
+    """The graph and the cases of a run (see the task's arguments). `n_sampled` and `seed`
+    default to 10 and 0, and for the demo to its own settings (4 cases per type, seed 0)."""
     if data == "demo":
         kg = demo_kg()
         settings = demo_settings()
-        return kg, sampled_cases(
-            kg, variants, settings["cases_per_type"], settings["seed"], source="demo"
-        )
+        n = settings["cases_per_type"] if n_sampled is None else n_sampled
+        chosen_seed = settings["seed"] if seed is None else seed
+        return kg, sampled_cases(kg, variants, n, chosen_seed, source="demo")
     path = Path(data).expanduser()
     if not path.exists():
         raise ArgumentError(f"data: {data!r} does not exist")
@@ -415,7 +429,8 @@ def load_cases(
     if cases in ("published", "both"):
         chosen += read_published(kg, path, variants, generator)
     if cases in ("sampled", "both"):
-        chosen += sampled_cases(kg, variants, n_sampled, seed)
+        n = DEFAULT_SAMPLED if n_sampled is None else n_sampled
+        chosen += sampled_cases(kg, variants, n, 0 if seed is None else seed)
     return kg, chosen
 
 

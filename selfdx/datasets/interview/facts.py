@@ -13,8 +13,10 @@ list of `Fact`s:
 
 A case also lists what the patient does not have (`truth="no"`: the KG symptoms and
 requirements of its options it lacks, id `NO-<code>`) and what it cannot say for sure
-(`truth="unsure"`, id `UNSURE-<...>`). Statements are the patient's own words
-(`patient_words`); `cues` are the phrases by which a doctor asks about a fact (`questions`).
+(`truth="unsure"`, id `UNSURE-<...>`), and requirements that follow from its facts without
+being one (`truth="implied"`, id `ALSO-<...>`: said when asked, never revealed). Statements
+are the patient's own words (`patient_words`); `cues` are the phrases by which a doctor asks
+about a fact (`questions`).
 Whether facts meet a disorder's criteria is `criteria.criteria_check`.
 """
 
@@ -30,9 +32,9 @@ from selfdx.datasets.interview.patient_words import (
     DOMAINS,
     GROUPS,
     NOT_SO,
-    REQUIREMENTS,
     RequirementWords,
     requirement_words,
+    spoken_duration,
     stressor_statement,
     words_for,
 )
@@ -42,7 +44,10 @@ from selfdx.datasets.mentalkg.model import MentalKG
 FactKind = Literal[
     "symptom", "duration", "impairment", "stressor", "requirement", "context", "rule", "absent"
 ]
-Truth = Literal["yes", "no", "unsure"]
+# yes: a fact of the profile; no: denied; unsure: cannot say; implied: true of the patient (it
+# follows from a fact they have), said when asked, but no fact of the profile
+Truth = Literal["yes", "no", "unsure", "implied"]
+PREFIXES: dict[str, str] = {"no": "NO-", "unsure": "UNSURE-", "implied": "ALSO-"}
 UNSURE = "I'm honestly not sure about that."
 
 IRREGULAR = {"is": "am", "has": "have", "does": "do", "was": "was", "goes": "go"}
@@ -154,15 +159,16 @@ def duration_fact(duration: str, group: str | None = None) -> Fact:
         return Fact(
             id="DURATION",
             kind="duration",
-            statement=f"I've been dealing with all of this for about {duration}.",
+            statement=f"I've been like this for about {spoken_duration(duration)} now.",
             topic="how long it has lasted, since when, duration of the illness",
             value=duration,
         )
     words = GROUPS.get(group)
+    said = spoken_duration(duration)
     statement = (
-        words.duration.format(duration=duration)
+        words.duration.format(duration=said)
         if words
-        else f"The {label(group)} part of it has lasted about {duration}."
+        else f"The {label(group)} part of it has lasted about {said}."
     )
     return Fact(
         id=f"DURATION-{group}",
@@ -209,11 +215,8 @@ def stressor_fact(kind: str, stressor: dict[str, Any] | None = None) -> Fact:
 
 
 def requirement_cues(words: RequirementWords) -> tuple[str, ...]:
-    """The phrases that ask about a requirement: its cues and its KG wording, and those of the
-    requirements it implies (asked about those, the patient answers with this one)."""
-    own = (*words.cues, words.match)
-    implied = [(*REQUIREMENTS[k].cues, REQUIREMENTS[k].match) for k in words.implies]
-    return tuple(dict.fromkeys([*own, *(cue for cues in implied for cue in cues)]))
+    """The phrases that ask about a requirement: its cues and its KG wording."""
+    return tuple(dict.fromkeys([*words.cues, words.match]))
 
 
 def requirement_fact(index: int, text: str) -> Fact:
@@ -235,14 +238,19 @@ def requirement_fact(index: int, text: str) -> Fact:
 
 
 def missing_requirement_fact(text: str, truth: Truth, key: str) -> Fact:
-    """A requirement of an option the patient does not have: denied, or not sure of."""
+    """A requirement of an option that is not a fact of the profile: denied, not sure of, or
+    affirmed in its own words where it follows from the patient's facts."""
     found = requirement_words(text)
-    denial = found[1].no if found else NOT_SO
+    said = {
+        "no": found[1].no if found else NOT_SO,
+        "unsure": UNSURE,
+        "implied": found[1].yes if found else UNSURE,
+    }
     cues = requirement_cues(found[1]) if found else ()
     return Fact(
-        id=f"{'NO' if truth == 'no' else 'UNSURE'}-{key.replace('/', '-')}",
+        id=f"{PREFIXES[truth]}{key.replace('/', '-')}",
         kind="requirement",
-        statement=denial if truth == "no" else UNSURE,
+        statement=said[truth],
         topic=text,
         value=text,
         cues=cues,

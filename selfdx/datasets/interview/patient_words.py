@@ -28,6 +28,7 @@ from typing import Any
 
 from selfdx.datasets.interview.demo_graph import demo_raw
 from selfdx.datasets.mentalkg.exclusions import ELEVATED_EPISODES
+from selfdx.datasets.mentalkg.model import DURATION_PART
 
 WORDS_FILE = Path(__file__).with_name("patient_words.json")
 CRITERION_NOTE = re.compile(r"\(criterion [a-z]\)", re.IGNORECASE)
@@ -77,7 +78,10 @@ class GroupWords:
     not_impaired: str
 
 
-DEPRESSIVE_CUES = ("low spell", "low period", "low patch", "depressed", "depression", "low mood")
+DEPRESSIVE_CUES = (
+    "low spell", "low period", "low patch", "bad patch", "depressed", "depression", "low mood",
+    "lows",
+)  # fmt: skip
 ELEVATED_CUES = (
     "high spell", "high period", "high phase", "up spell", "highs", "manic", "mania",
     "elevated", "euphoric", "high mood", "hypomanic",
@@ -110,9 +114,9 @@ GROUPS: dict[str, GroupWords] = {
     ),
     "depressive_episode": GroupWords(
         DEPRESSIVE_CUES,
-        "I've been in this low spell for about {duration}.",
-        "During the low spells I struggle to work and to keep up with things at home.",
-        "Even in the low spells I manage my work and home life.",
+        "I've been going through this bad patch for about {duration}.",
+        "In my bad patches I struggle to work and to keep up with things at home.",
+        "Even in my bad patches I manage my work and home life.",
     ),
     "dysthymic_symptoms": GroupWords(
         CHRONIC_LOW_CUES,
@@ -130,16 +134,51 @@ LOW_GROUPS = ["depressive_episode", "dysthymic_symptoms", "low_mood_episode", "c
 NOT_SO = "No, that isn't how it has been for me."
 
 
+# When a profile has both a high and a low group (bipolar disorders, schizoaffective bipolar
+# type), each group's symptoms are said of its own spells, so that "I sleep three hours" and
+# "I sleep twelve hours" are not both said of the present.
+SPELLS: dict[str, str] = {
+    "manic_episode": "In my high spells",
+    "hypomanic_episode": "In my up spells",
+    "depressive_episode": "In my bad patches",
+}
+
+
+NOW = re.compile(r"^(lately|right now|these days|at the moment|recently|nowadays),?\s+", re.I)
+
+
+def in_spell(statement: str, group: str | None, groups: set[str]) -> str:
+    """`statement`, said of the group's spells when the profile has both kinds of spell (a
+    leading "lately" or "right now" dropped)."""
+    both = groups & set(ELEVATED_EPISODES) and "depressive_episode" in groups
+    if group not in SPELLS or not both:
+        return statement
+    statement = NOW.sub("", statement)
+    first = statement if re.match(r"I\b", statement) else statement[:1].lower() + statement[1:]
+    return f"{SPELLS[group]}, {first}"
+
+
+def spoken_duration(text: str) -> str:
+    """A KG duration as a patient says it: "1 year and 1 months" -> "1 year and 1 month",
+    "2 years and 0 months" -> "2 years" (a text it cannot read is kept as it is)."""
+    parts = [(int(n), unit.lower()) for n, unit in DURATION_PART.findall(text) if int(n)]
+    if not parts:
+        return text
+    said = [f"{n} {unit}{'s' if n != 1 else ''}" for n, unit in parts]
+    return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+
+
 @dataclass(frozen=True)
 class RequirementWords:
     """An additional requirement as the patient affirms or denies it.
 
-    A patient who lacks the requirement denies it, unless `unsure_if` holds for them: every
-    inner list names groups of which the profile has at least one (or `"STRESSOR"` for a
-    stated stressor, `"IMPAIRMENT-FREE"` for no stated impairment); then the patient cannot
-    tell. `no_if` lists requirements whose presence makes it plainly false. `implies` lists
-    requirements that this one, when the patient has it, makes true as well: asked about
-    those, the patient answers with this one.
+    What a patient who lacks the requirement says of it (`cases.requirement_truth`), first
+    that applies: no, when it has one of the `no_if` requirements; yes, in this requirement's
+    own words but revealing no fact, when a requirement it has `implies` this one, or when
+    `yes_if` holds and none of the `yes_unless` groups is in its profile; not sure, when
+    `unsure_if` holds; no otherwise. A condition is a list of lists: every inner list names
+    groups of which the profile has at least one (or `"STRESSOR"` for a stated stressor,
+    `"IMPAIRMENT-FREE"` for no stated impairment).
     """
 
     match: str  # a phrase of the requirement's identity (see `requirement_identity`)
@@ -149,6 +188,8 @@ class RequirementWords:
     unsure_if: tuple[tuple[str, ...], ...] = ()
     no_if: tuple[str, ...] = ()
     implies: tuple[str, ...] = ()
+    yes_if: tuple[tuple[str, ...], ...] = ()
+    yes_unless: tuple[str, ...] = ()
 
 
 REQUIREMENTS: dict[str, RequirementWords] = {
@@ -157,7 +198,7 @@ REQUIREMENTS: dict[str, RequirementWords] = {
         "Yes, it goes back to my childhood; teachers were already complaining about it before "
         "I was twelve.",
         ("before 12", "age 12", "before twelve", "as a child", "childhood", "when you were young",
-         "when you were little", "as a kid"),
+         "when you were little", "as a kid", "how old were you", "what age", "at what age"),
         no="No, I was fine as a child; this only started when I was grown up.",
     ),
     "D004/1": RequirementWords(
@@ -190,17 +231,19 @@ REQUIREMENTS: dict[str, RequirementWords] = {
          "outside mood", "two weeks without", "absence of mood", "when your mood was ok"),
         unsure_if=(tuple(PSYCHOTIC_GROUPS),),
         no_if=("D010/1", "D015/1"),
+        yes_if=(tuple(PSYCHOTIC_GROUPS),),
+        yes_unless=(*ELEVATED_EPISODES, *LOW_GROUPS),
     ),
     "D007/1": RequirementWords(
         "psychotic symptoms and depressive episode occur concurrently",
-        "Yes, for me the strange experiences and the low spells have come at the same time.",
+        "Yes, for me the strange experiences and the bad patches have come at the same time.",
         ("same time low", "during low", "while low", "same time depress", "during depress",
          "together low"),
         unsure_if=(tuple(LOW_GROUPS), tuple(PSYCHOTIC_GROUPS)),
     ),
     "D007/2": RequirementWords(
         "depressive episode is present for the majority",
-        "Yes, the low spells have taken up most of the time I've been unwell.",
+        "Yes, the bad patches have taken up most of the time I've been unwell.",
         ("most of the time low", "majority of the time low", "mostly low", "most of the time "
          "depress", "majority depress"),
         unsure_if=(tuple(LOW_GROUPS),),
@@ -215,7 +258,7 @@ REQUIREMENTS: dict[str, RequirementWords] = {
     ),
     "D015/1": RequirementWords(
         "exclusively during the major depressive episode",
-        "Yes, I only have those strange beliefs or hear things during a low spell, never "
+        "Yes, I only have those strange beliefs or hear things in a bad patch, never "
         "otherwise.",
         ("only during low", "only when low", "only while low", "only during depress",
          "only when depress", "exclusively depress", "never outside low", "only in low"),

@@ -24,9 +24,11 @@ The question is read clause by clause (split at `? . ! ;` and line breaks):
   holds one of its cue phrases or 60% of its content words; of several, the best-covered wins,
   and such a clause asks about nothing else (a question whether the voices come only in the
   low spells asks about that, not whether there are voices or low spells);
-- a clause that asks for the diagnosis itself ("what is it called?", "is it a disorder?") asks
-  about no fact, and diagnosis names in a clause count as no words of it
-  (`is_diagnosis_question`, `without_names`).
+- a clause that asks for the diagnosis itself ("what is it called?", "is it a disorder?") or
+  about someone else ("family history", "your father") asks about no fact, and diagnosis names
+  in a clause count as no words of it (`is_diagnosis_question`, `without_names`);
+- an open question ("what brings you in?", "tell me more") asks about the complaint the patient
+  opened with, when the caller passes its id (`asked_about(..., opening=...)`).
 
 Words are lower-cased and stemmed with the Snowball English stemmer.
 """
@@ -65,23 +67,41 @@ VERBATIM = 0.8
 TRIGGERS: dict[str, re.Pattern[str]] = {
     "duration": re.compile(
         r"how long|since when|when did|when (it|this|these|they|that|the \w+) (start|began|begin)"
-        r"|duration|how many (days|weeks|months|years)|\blasted\b|\blast(ed|s)? for\b"
+        r"|duration|how many (days|weeks|months|years)|\blasted\b"
+        r"|\blast(ed|s)? (for|a|an|more than|at least|longer than|over)\b"
         r"|going on for|how far back|first (start|notice|began)",
         re.IGNORECASE,
     ),
     "impairment": re.compile(
-        r"\bwork|\bjobs?\b|\bschool|\bstud(y|ies)\b|daily life|day[- ]to[- ]day|\bfunction"
-        r"|\bcope\b|\bcoping\b|interfer|get(s|ting)? in the way|\baffect|\bimpact|home life"
-        r"|relationships|family life|\bmanage|keep(ing)? up with|everyday",
+        r"\b(affect|impact|interfer|disrupt|hold(ing)? you back)|get(s|ting)? in the way"
+        r"|stop(ped|ping)? you (from|doing)|keep(ing)? up with|\bfunction|day[- ]to[- ]day"
+        r"|daily life|everyday life|manage (at|your|with|things|day)|cop(e|ing) (at|with) "
+        r"(work|school|home|daily|life|things)|how (is|are|has|have|'s)\b[^?]{0,40}\b(work|job"
+        r"|school|stud|home|relationship|family|friend)",
         re.IGNORECASE,
     ),
     "stressor": re.compile(
-        r"\bhappen|\bevents?\b|trauma|accident|assault|attack|\bloss\b|bereave|divorce"
-        r"|life change|\bstress|frighten|terrif|go(ne)? through|before (this|it|all this|all of"
-        r" this|these|the \w+) (started|began|start|begin)|trigger|set (it|this) off|\bcause",
+        r"\bhappen|\bevents?\b|trauma|accident|assault|\bloss\b|bereave|divorce|life change"
+        r"|\bstress|frighten|terrif|go(ne)? through|before (this|it|all this|all of this|these"
+        r"|the \w+) (started|began|start|begin)|trigger|set (it|this) off",
         re.IGNORECASE,
     ),
 }
+# Questions about other people ("your father", "family history") ask about no fact of the patient.
+OTHERS = re.compile(
+    r"family history|\b(your|any|in the) (father|mother|dad|mum|mom|parents?|sisters?|brothers?"
+    r"|siblings?|relatives?|grandparents?|family members?|children|kids|partner|wife|husband)\b"
+    r"|anyone (else )?in (your|the) family",
+    re.IGNORECASE,
+)
+# Open questions: the patient says again what brought them.
+OPEN_QUESTION = re.compile(
+    r"what brings you|what brought you|tell me (more|about (it|this|what|yourself|why))"
+    r"|anything else|how can i help|what('s| is| has)( been)? (going on|bothering you"
+    r"|troubling you|the (problem|matter|trouble))|what seems to be|why (are you|have you come"
+    r"|did you come)|in your own words",
+    re.IGNORECASE,
+)
 DIAGNOSIS_QUESTION = re.compile(
     r"diagnos|what (do you think )?(it|this) is called|what (condition|disorder|illness)"
     r"|name of (it|your|the)|\bdisorder\b|what do you (think|believe) you have",
@@ -141,7 +161,7 @@ class Topic:
     name: str = ""  # a symptom's KG name, in plain words
     cues: tuple[str, ...] = ()
     group: str | None = None  # the group a duration or impairment fact is about
-    truth: str = "yes"  # yes (the patient has it), no (denied), unsure
+    truth: str = "yes"  # yes (the patient has it), no (denied), unsure, implied (see `facts`)
     cue_words: tuple[frozenset[str], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -216,16 +236,19 @@ def scoped(topics: Sequence[Topic], words: frozenset[str]) -> list[Topic]:
     return named or list(topics)
 
 
-def asked_about(question: str, topics: Iterable[Topic]) -> list[str]:
-    """The ids of `topics` that `question` asks about, in the order of `topics`."""
+def asked_about(question: str, topics: Iterable[Topic], opening: str | None = None) -> list[str]:
+    """The ids of `topics` that `question` asks about, in the order of `topics`; `opening` is
+    the id of the complaint the patient opened with (asked about by an open question)."""
     topics = list(topics)
     by_subject: dict[str, list[Topic]] = {}
     for topic in topics:
         by_subject.setdefault(topic.subject, []).append(topic)
     hit: set[str] = set()
+    if opening is not None and OPEN_QUESTION.search(question):
+        hit.add(opening)
     for clause in clauses(question):
-        if DIAGNOSIS_QUESTION.search(clause):
-            continue  # a question about the diagnosis asks about no fact
+        if DIAGNOSIS_QUESTION.search(clause) or OTHERS.search(clause):
+            continue  # about the diagnosis, or about someone else: no fact of the patient
         clause = without_names(clause)
         words, content = all_words(clause), content_words(clause)
         shares = [
@@ -296,7 +319,7 @@ def fact_line(fact: Fact) -> str:
 def subject_of(fact_id: str) -> tuple[str, str, str | None]:
     """(subject, truth, group) of a fact id as `facts` names them."""
     truth, bare = "yes", fact_id
-    for prefix, value in (("NO-", "no"), ("UNSURE-", "unsure")):
+    for prefix, value in (("NO-", "no"), ("UNSURE-", "unsure"), ("ALSO-", "implied")):
         if fact_id.startswith(prefix):
             truth, bare = value, fact_id[len(prefix) :]
     head, _, group = bare.partition("-")

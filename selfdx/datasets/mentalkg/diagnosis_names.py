@@ -4,7 +4,8 @@ A generated case must not name a diagnosis. `find_diagnosis_names(text)` returns
 of one of the 23 MentalKG disorders: its name, a common synonym or its usual abbreviation.
 Phrases match case-insensitively on word boundaries and tolerate hyphens or spaces between
 words ("post-traumatic stress disorder", "posttraumatic stress disorder"); abbreviations match
-in capitals only, so "bed" or "add" in ordinary prose are not mentions of BED or ADD. Symptom
+in capitals only (dots allowed: "G.A.D."), so "bed" or "add" in ordinary prose are not mentions
+of BED or ADD. Symptom
 words that are not diagnosis names ("depressed", "manic", "panic", "obsessive thoughts",
 "anorexia" as loss of appetite) are deliberately not flagged.
 """
@@ -84,25 +85,35 @@ def compiled() -> list[tuple[re.Pattern[str], tuple[str, ...]]]:
                 owners.setdefault((entry, is_acronym), []).append(code)
     patterns = []
     for (entry, is_acronym), codes in owners.items():
-        if is_acronym:
-            pattern = re.compile(rf"(?<![A-Za-z]){entry}s?(?![A-Za-z])")
+        if is_acronym:  # "PTSD", "PTSDs", "P.T.S.D."
+            dotted = r"\.".join(entry)
+            pattern = re.compile(rf"(?<![A-Za-z])(?:{entry}s?|{dotted}\.?)(?![A-Za-z])")
         else:
             pattern = re.compile(rf"\b{phrase_pattern(entry)}\b", re.IGNORECASE)
         patterns.append((pattern, tuple(codes)))
     return patterns
 
 
-def find_diagnosis_names(text: str) -> list[NameMention]:
-    """Every diagnosis-name mention in `text`, in order; overlapping matches become one."""
+ICD10_CODE = re.compile(r"(?<![A-Za-z0-9])F\d{2}(?:\.\d{1,2})?(?![0-9])")
+
+
+def find_diagnosis_names(text: str, codes: bool = False) -> list[NameMention]:
+    """Every diagnosis-name mention in `text`, in order; overlapping matches become one.
+
+    `codes`: ICD-10 codes of mental disorders (`F43.1`) count as mentions too, naming no
+    MentalKG disorder in particular (for texts that must not give the diagnosis away at all).
+    """
     spans: list[tuple[int, int, tuple[str, ...]]] = []
-    for pattern, codes in compiled():
-        spans += [(match.start(), match.end(), codes) for match in pattern.finditer(text)]
+    for pattern, owners in compiled():
+        spans += [(match.start(), match.end(), owners) for match in pattern.finditer(text)]
+    if codes:
+        spans += [(match.start(), match.end(), ()) for match in ICD10_CODE.finditer(text)]
     spans.sort()
     merged: list[tuple[int, int, set[str]]] = []
-    for begin, end, codes in spans:
+    for begin, end, owners in spans:
         if merged and begin < merged[-1][1]:
-            last_begin, last_end, last_codes = merged[-1]
-            merged[-1] = (last_begin, max(last_end, end), last_codes | set(codes))
+            last_begin, last_end, last_owners = merged[-1]
+            merged[-1] = (last_begin, max(last_end, end), last_owners | set(owners))
         else:
-            merged.append((begin, end, set(codes)))
-    return [NameMention(text[b:e], b, tuple(sorted(codes))) for b, e, codes in merged]
+            merged.append((begin, end, set(owners)))
+    return [NameMention(text[b:e], b, tuple(sorted(owners))) for b, e, owners in merged]

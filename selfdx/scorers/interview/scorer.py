@@ -14,12 +14,14 @@ import math
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
-from selfdx.datasets.interview.cases import InterviewCase
+from selfdx.datasets.interview.cases import DATA_STORE_KEY, InterviewCase
 from selfdx.datasets.interview.criteria import criteria_check
 from selfdx.datasets.interview.demo_graph import kg_for
 from selfdx.datasets.mentalkg.model import MentalKG
+from selfdx.errors import SelfdxError
 from selfdx.scorers.interview.answer import AnswerReading, read_answer
 from selfdx.scorers.interview.metrics import SCORE_KEYS, interview_metrics
+from selfdx.scorers.sample_kind import require_benchmark
 from selfdx.solvers.interview.trace import InterviewRecord, InterviewStop, InterviewTrace
 
 NAN = math.nan
@@ -79,14 +81,42 @@ def score_values(
     }
 
 
+def data_of_run(state: TaskState, case: InterviewCase, data: str) -> str:
+    """The `data` the interview ran on, as its solver recorded it in the sample store (so that
+    `inspect score` of a published-data log reads that graph, not the demo's). A log written
+    before the solver recorded it is scored with `data`, which must then be given for cases
+    that are not the demo's."""
+    recorded = state.store.get(DATA_STORE_KEY)
+    if recorded is not None:
+        if data not in ("demo", recorded):
+            raise SelfdxError(
+                f"interview_scorer: sample {state.sample_id!r} ran on data {recorded!r}, not "
+                f"{data!r}; rescore it without -S data (the log's own data is used)"
+            )
+        return str(recorded)
+    if case.source != "demo" and data == "demo":
+        raise SelfdxError(
+            f"interview_scorer: sample {state.sample_id!r} is a {case.source} MentalBench case "
+            "and the log does not record its data; rescore it with -S data=PATH (the "
+            "MentalBench resources/ folder it ran on)"
+        )
+    return data
+
+
 @scorer(metrics=interview_metrics())
 def interview_scorer(data: str = "demo") -> Scorer:
-    """Score each interview from `InterviewTrace` and the case in the sample metadata."""
+    """Score each interview from `InterviewTrace` and the case in the sample metadata.
+
+    Args:
+        data: the run's `data`, needed only to rescore logs written before the interview
+            recorded it (the graph of the criteria check is read from it).
+    """
 
     async def score(state: TaskState, target: Target) -> Score:
+        require_benchmark(state.metadata, "the interview", "interview_scorer", state.sample_id)
         case = InterviewCase.model_validate(state.metadata["case"])
         trace = state.store_as(InterviewTrace)
-        kg = kg_for(data)
+        kg = kg_for(data_of_run(state, case, data))
         reading = None
         if trace.stop_reason == InterviewStop.ANSWER:
             reading = read_answer(trace.diagnosis_text, case, kg, trace.answer_format)

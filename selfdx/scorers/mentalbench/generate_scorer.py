@@ -86,7 +86,7 @@ def mentalbench_case_checks(
         profile = CaseProfile.model_validate(state.metadata["profile"])
         case = state.output.completion.strip() if state.output else ""
         words = len(case.split())
-        mentions = find_diagnosis_names(case)
+        mentions = find_diagnosis_names(case, codes=True)
         value: dict[str, float] = {
             "words": float(words),
             "length_ok": float(low <= words <= high),

@@ -31,6 +31,7 @@ from inspect_ai.solver import TaskState
 
 from selfdx.datasets.interview.probes import CANARY, Probe
 from selfdx.scorers.patient_check.metrics import SCORE_KEYS, patient_check_metrics
+from selfdx.scorers.sample_kind import require_benchmark
 from selfdx.solvers.interview.patient_check import PatientCheckTrace
 from selfdx.solvers.interview.trace import PatientReply
 
@@ -91,6 +92,9 @@ def patient_check_scorer() -> Scorer:
     """Score each probe from `PatientCheckTrace` and the probe in the sample metadata."""
 
     async def score(state: TaskState, target: Target) -> Score:
+        require_benchmark(
+            state.metadata, "the patient check", "patient_check_scorer", state.sample_id
+        )
         probe = Probe.model_validate(state.metadata["probe"])
         trace = state.store_as(PatientCheckTrace)
         values = probe_values(probe, trace.replies)

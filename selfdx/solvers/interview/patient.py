@@ -28,29 +28,45 @@ from selfdx.datasets.mentalkg.diagnosis_names import NameMention, find_diagnosis
 from selfdx.solvers.interview.prompts import patient_prompt, template
 from selfdx.solvers.interview.trace import PatientReply
 
-REVEALED = re.compile(r"^\W*REVEALED\W*:\s*(.*)$", re.IGNORECASE | re.MULTILINE)
-FACT_ID = re.compile(r"[A-Z][A-Z0-9]*(?:-[A-Za-z0-9_]+)?")
+# "REVEALED: S024, DURATION" anywhere in a line ("... sleep. REVEALED: S027", "Revealed ids:")
+REVEALED = re.compile(
+    r"[*_]*\bREVEALED(?:\s+(?:ids?|facts?|items?))?[*_]*\s*:[*_]*\s*(.*)$",
+    re.IGNORECASE | re.MULTILINE,
+)
+FACT_ID = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)*")
+NOT_IDS = frozenset({"none", "and", "nothing", "n"})
 FENCE_TAG = re.compile(r"<\s*/?\s*doctor\s*>", re.IGNORECASE)
 WITHHELD = "[diagnosis name withheld]"
 PATIENT_ATTEMPTS = 2
 
 
 def split_revealed(raw: str) -> tuple[str, list[str], bool]:
-    """(the reply without REVEALED lines, the ids they list, whether there was one)."""
+    """(the reply without its REVEALED lists, the ids they give, whether there was one).
+
+    The list may start mid-line and may say "Revealed ids:"; everything from it to the end
+    of its line is cut from what the interviewer sees."""
     ids: list[str] = []
     found = False
     for match in REVEALED.finditer(raw):
         found = True
-        listed = match.group(1).strip()
-        if listed.lower().strip(". ") not in ("none", ""):
-            ids += [i for i in FACT_ID.findall(listed) if i.upper() != "NONE"]
+        ids += [i for i in FACT_ID.findall(match.group(1)) if i.lower() not in NOT_IDS]
     text = REVEALED.sub("", raw).strip()
     return text, list(dict.fromkeys(ids)), found
 
 
+def resolve_ids(ids: list[str], known: dict[str, str]) -> tuple[list[str], list[str]]:
+    """(the ids that name a fact of the profile, in its spelling; the others), matched without
+    regard to case (`s027` is `S027`)."""
+    found = [known.get(i.lower()) for i in ids]
+    return (
+        list(dict.fromkeys(f for f in found if f)),
+        [i for i, f in zip(ids, found, strict=True) if not f],
+    )
+
+
 @lru_cache(maxsize=8192)
 def names_in(text: str) -> tuple[NameMention, ...]:
-    return tuple(find_diagnosis_names(text))
+    return tuple(find_diagnosis_names(text, codes=True))
 
 
 def withhold_names(
@@ -85,13 +101,15 @@ class PatientChat:
         self.case = case
         self.messages: list[ChatMessage] = [ChatMessageSystem(content=patient_prompt(case))]
         self.facts = {f.id for f in case.facts}
+        self.known = {f.id.lower(): f.id for f in case.facts}
         self.allowed = allowed_names(case)
         self.topics = [topic_of(f) for f in [*case.facts, *case.absent]]
 
     async def ask(self, question: str) -> PatientReply | None:
         """The patient's reply to `question`; None when it stays empty after two tries."""
         asked = ChatMessageUser(content=template("patient_turn").format(question=fenced(question)))
-        about = [i for i in asked_about(question, self.topics) if i in self.facts]
+        asked_ids = asked_about(question, self.topics, self.case.complaint)
+        about = [i for i in asked_ids if i in self.facts]
         messages = [*self.messages, asked]
         for attempt in range(1, PATIENT_ATTEMPTS + 1):
             output = await self.model.generate(messages, config=GenerateConfig(max_tokens=400))
@@ -100,8 +118,7 @@ class PatientChat:
             if not text:
                 continue
             shown, names = withhold_names(text, self.case, self.allowed)
-            unknown = [i for i in ids if i not in self.facts]
-            revealed = [i for i in ids if i in self.facts]
+            revealed, unknown = resolve_ids(ids, self.known)
             self.messages += [asked, ChatMessageAssistant(content=raw)]
             return PatientReply(
                 model=str(self.model),

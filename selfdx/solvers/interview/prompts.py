@@ -68,17 +68,18 @@ def full_prompt(case: InterviewCase, full_text: str) -> str:
 
 
 def patient_prompt(case: InterviewCase) -> str:
-    """The patient's instructions: its facts, what it denies and what it cannot say, one
-    `fact_line` each."""
+    """The patient's instructions: the complaint it came with, its facts, what it denies, and
+    what it cannot say or may say without it being a fact, one `fact_line` each."""
 
     def lines(facts: list[Fact]) -> str:
         return "\n".join(map(fact_line, facts)) or "- (none listed)"
 
     return template("patient_system").format(
         demographics=case.demographics,
+        complaint=case.complaint,
         facts=lines(case.facts),
-        absent=lines([f for f in case.absent if f.truth != "unsure"]),
-        unsure=lines([f for f in case.absent if f.truth == "unsure"]),
+        absent=lines([f for f in case.absent if f.truth == "no"]),
+        other=lines([f for f in case.absent if f.truth in ("unsure", "implied")]),
     )
 
 

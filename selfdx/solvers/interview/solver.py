@@ -69,7 +69,7 @@ def interview(
             stop_reason=InterviewStop.LIMIT,
         )
         turns = result.turns
-        reminded = False
+        reminded = told = False
         try:
             while not state.completed:
                 state = await generate(state)
@@ -89,11 +89,15 @@ def interview(
                     result.stop_reason = InterviewStop.DECLINE
                     break
                 if parsed.action == "question" and result.questions >= budget:
-                    if budget == 0 and not reminded:
-                        reminded = True
-                        state.messages.append(ChatMessageUser(content=reminder(mode)))
+                    if budget == 0 and not told:  # never told that no question is left
+                        told = True
+                        text = template("no_questions") if mode == "interview" else reminder(mode)
+                        state.messages.append(ChatMessageUser(content=text))
                         continue
-                    result.stop_reason = InterviewStop.BUDGET if budget else InterviewStop.UNPARSED
+                    interviewing = mode == "interview"
+                    result.stop_reason = (
+                        InterviewStop.BUDGET if interviewing else InterviewStop.UNPARSED
+                    )
                     break
                 if parsed.action == "unparsed":
                     if reminded:
