@@ -13,7 +13,8 @@ exactly the facts the question asks about (`asked_about`, the definition the sco
 - an open question ("what brings you in?"): the complaint it opened with;
 - nothing asked about: "I don't know what it is called" to a question about the diagnosis, a
   plain "not sure" to a question about how long, how it affects life or what happened (when
-  the profile does not say), else "Not that I've noticed."
+  the profile does not say), else a request to ask another way (never a denial: a question it
+  could not place may be about something it has).
 
 The last line lists the ids revealed (`REVEALED: S024, DURATION` or `REVEALED: none`). The same
 question always gets the same answer.
@@ -45,7 +46,7 @@ NOT_SURE = {
     "impairment": "I couldn't really say how much it affects things.",
     "stressor": "Nothing in particular comes to mind.",
 }
-NOTHING = "Not that I've noticed."
+NOTHING = "I'm not sure what you mean; could you ask me that another way?"
 DIAGNOSIS = "I don't know what it is called. That is why I came to see you."
 
 

@@ -212,15 +212,16 @@ REQUIREMENTS: dict[str, RequirementWords] = {
     "D006/1": RequirementWords(
         "psychotic symptoms and manic episode occur concurrently",
         "Yes, for me the strange experiences and the high spells have come at the same time.",
-        ("same time high", "during high", "while high", "same time manic", "during manic",
-         "same time elevated", "together high"),
+        ("voices during the high", "strange experiences during the high", "voices while high",
+         "same time as the high", "same time as your high", "same time as the manic",
+         "psychotic during manic"),
         unsure_if=(ELEVATED_EPISODES, tuple(PSYCHOTIC_GROUPS)),
     ),
     "D006/2": RequirementWords(
         "manic episode is present for the majority",
         "Yes, the high spells have taken up most of the time I've been unwell.",
-        ("most of the time high", "majority of the time high", "mostly high", "most of the time "
-         "manic", "majority manic"),
+        ("most of the time high", "majority of the time high", "most of the time manic",
+         "majority manic", "high for most of the time"),
         unsure_if=(ELEVATED_EPISODES,),
     ),
     "D006/3": RequirementWords(
@@ -237,15 +238,16 @@ REQUIREMENTS: dict[str, RequirementWords] = {
     "D007/1": RequirementWords(
         "psychotic symptoms and depressive episode occur concurrently",
         "Yes, for me the strange experiences and the bad patches have come at the same time.",
-        ("same time low", "during low", "while low", "same time depress", "during depress",
-         "together low"),
+        ("voices during the low", "strange experiences during the low", "voices while low",
+         "same time as the low", "same time as your low", "same time as the depress",
+         "psychotic during depress"),
         unsure_if=(tuple(LOW_GROUPS), tuple(PSYCHOTIC_GROUPS)),
     ),
     "D007/2": RequirementWords(
         "depressive episode is present for the majority",
         "Yes, the bad patches have taken up most of the time I've been unwell.",
-        ("most of the time low", "majority of the time low", "mostly low", "most of the time "
-         "depress", "majority depress"),
+        ("most of the time low", "majority of the time low", "most of the time depress",
+         "majority depress", "low for most of the time"),
         unsure_if=(tuple(LOW_GROUPS),),
     ),
     "D010/1": RequirementWords(

@@ -7,7 +7,8 @@ asked about it, so facts a patient volunteers do not raise recall.
 
 The question is read clause by clause (split at `? . ! ;` and line breaks):
 
-- a **symptom** is asked about when a clause holds all the words of one of its cue phrases
+- a **symptom** is asked about when a clause says one of its cue phrases (its words in order,
+  at most two other words between them)
   (plain or clinical words a doctor would use: "sleep", "hear voices"), or 60% of the content
   words of its KG description (or, for a symptom selfdx has no wording for, every telling word
   of its KG name). Where one clause matches several symptoms, a symptom whose every match is
@@ -62,6 +63,7 @@ FILLER = frozenset(
     """.split()
 )
 DESCRIPTION_SHARE = 0.6
+GAP = 2  # other words allowed between two words of a cue phrase
 TEXT_SHARE = 0.6
 VERBATIM = 0.8
 TRIGGERS: dict[str, re.Pattern[str]] = {
@@ -74,6 +76,7 @@ TRIGGERS: dict[str, re.Pattern[str]] = {
     ),
     "impairment": re.compile(
         r"\b(affect|impact|interfer|disrupt|hold(ing)? you back)|get(s|ting)? in the way"
+        r"|(able|hard|harder) to (work|do your job|study|look after)"
         r"|stop(ped|ping)? you (from|doing)|keep(ing)? up with|\bfunction|day[- ]to[- ]day"
         r"|daily life|everyday life|manage (at|your|with|things|day)|cop(e|ing) (at|with) "
         r"(work|school|home|daily|life|things)|how (is|are|has|have|'s)\b[^?]{0,40}\b(work|job"
@@ -81,19 +84,25 @@ TRIGGERS: dict[str, re.Pattern[str]] = {
         re.IGNORECASE,
     ),
     "stressor": re.compile(
-        r"\bhappen|\bevents?\b|trauma|accident|assault|\bloss\b|bereave|divorce|life change"
-        r"|\bstress|frighten|terrif|go(ne)? through|before (this|it|all this|all of this|these"
-        r"|the \w+) (started|began|start|begin)|trigger|set (it|this) off",
+        r"what happened|(anything|something) (\w+ )?happen|did (it|this|that) happen"
+        r"|happened (to you|before|just before|then)|\bevents?\b|trauma|accident|assault"
+        r"|\bloss\b|bereave|divorce|life change|\bstress|frighten|terrif|go(ne)? through"
+        r"|before (this|it|all this|all of this|these|the \w+) (started|began|start|begin)"
+        r"|trigger|set (it|this) off",
         re.IGNORECASE,
     ),
 }
-# Questions about other people ("your father", "family history") ask about no fact of the patient.
-OTHERS = re.compile(
-    r"family history|\b(your|any|in the) (father|mother|dad|mum|mom|parents?|sisters?|brothers?"
-    r"|siblings?|relatives?|grandparents?|family members?|children|kids|partner|wife|husband)\b"
-    r"|anyone (else )?in (your|the) family",
-    re.IGNORECASE,
+# Questions about other people's health ("family history", "did your father drink?") ask about
+# no fact of the patient; "are you worried about your kids?" still asks about the patient.
+RELATIVE = (
+    r"\b(father|mother|dad|mum|mom|parents?|sisters?|brothers?|siblings?|relatives?"
+    r"|grandparents?|family members?|(anyone (else )?)?in (your|the) family(?! life))\b"
 )
+ILLNESS = (
+    r"\b(ill|illness|problems?|history|diagnos\w*|drink\w*|drugs?|depress\w*|anxi\w*|mental"
+    r"|psychiatr\w*|suicid\w*|conditions?|disorders?|treat\w*|medication)\b"
+)
+OTHERS = re.compile(rf"family history|{RELATIVE}.*{ILLNESS}|{ILLNESS}.*{RELATIVE}", re.I)
 # Open questions: the patient says again what brought them.
 OPEN_QUESTION = re.compile(
     r"what brings you|what brought you|tell me (more|about (it|this|what|yourself|why))"
@@ -120,9 +129,30 @@ def stem(word: str) -> str:
 
 
 @lru_cache(maxsize=65536)
-def all_words(text: str) -> frozenset[str]:
-    """Stems of every word of a text (numbers kept)."""
-    return frozenset(stem(w) for w in WORD.findall(text.lower().replace("’", "'")))
+def tokens(text: str) -> tuple[str, ...]:
+    """Stems of every word of a text, in order."""
+    return tuple(stem(w) for w in WORD.findall(text.lower().replace("’", "'")))
+
+
+def says(cue: tuple[str, ...], clause: tuple[str, ...]) -> bool:
+    """Whether the clause says the cue phrase: its words in order, at most `GAP` other words
+    between two of them ("hear any voices" says "hear voices"; "slowed down" does not say
+    "feeling down")."""
+    for start, word in enumerate(clause):
+        if word != cue[0]:
+            continue
+        at = start
+        for want in cue[1:]:
+            nxt = next(
+                (i for i in range(at + 1, at + 2 + GAP) if i < len(clause) and clause[i] == want),
+                None,
+            )
+            if nxt is None:
+                break
+            at = nxt
+        else:
+            return True
+    return False
 
 
 @lru_cache(maxsize=65536)
@@ -162,10 +192,14 @@ class Topic:
     cues: tuple[str, ...] = ()
     group: str | None = None  # the group a duration or impairment fact is about
     truth: str = "yes"  # yes (the patient has it), no (denied), unsure, implied (see `facts`)
-    cue_words: tuple[frozenset[str], ...] = field(init=False, repr=False, compare=False)
+    cue_tokens: tuple[tuple[str, ...], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "cue_words", tuple(w for w in map(all_words, self.cues) if w))
+        object.__setattr__(self, "cue_tokens", tuple(t for t in map(tokens, self.cues) if t))
+
+    def cues_said(self, clause: tuple[str, ...]) -> list[frozenset[str]]:
+        """The words of each of its cue phrases the clause says."""
+        return [frozenset(cue) for cue in self.cue_tokens if says(cue, clause)]
 
 
 GENERIC_NAME = frozenset(
@@ -177,23 +211,23 @@ GENERIC_NAME = frozenset(
 
 
 def symptom_matches(
-    topic: Topic, words: frozenset[str], content: frozenset[str]
+    topic: Topic, clause: tuple[str, ...], content: frozenset[str]
 ) -> list[frozenset[str]]:
     """The words by which a clause asks about a symptom, one set per way it does: each of its
-    cue phrases the clause holds, the share of its description the clause restates, and (for a
+    cue phrases the clause says, the share of its description the clause restates, and (for a
     symptom without cues, from a graph selfdx has no wording for) its KG name."""
-    found = [cue for cue in topic.cue_words if cue <= words]
+    found = topic.cues_said(clause)
     described = content_words(topic.text)
     if len(described) >= 2 and len(described & content) >= DESCRIPTION_SHARE * len(described):
         found.append(described & content)
-    if not topic.cue_words:
+    if not topic.cue_tokens:
         name = content_words(topic.name) - GENERIC_NAME
         if name and name <= content:
             found.append(name)
     return found
 
 
-def text_share(topic: Topic, words: frozenset[str], content: frozenset[str]) -> float:
+def text_share(topic: Topic, clause: tuple[str, ...], content: frozenset[str]) -> float:
     """How well a clause asks about a requirement, context or rule: above 2 when it restates
     the text (80% of the words of both in common), above 1 for a cue phrase (longer cues
     higher), else the share of the text's content words the clause holds."""
@@ -203,17 +237,17 @@ def text_share(topic: Topic, words: frozenset[str], content: frozenset[str]) -> 
     common = len(wanted & content)
     if common >= VERBATIM * len(wanted | content):
         return 2.0 + common / len(wanted | content)
-    cues = [cue for cue in topic.cue_words if cue <= words]
+    cues = topic.cues_said(clause)
     if cues:
         return 1.0 + max(map(len, cues)) / 100
     return common / len(wanted)
 
 
 def symptoms_in_clause(
-    symptoms: Sequence[Topic], words: frozenset[str], content: frozenset[str]
+    symptoms: Sequence[Topic], clause: tuple[str, ...], content: frozenset[str]
 ) -> list[Topic]:
     """The symptoms one clause asks about (see the module for the two tie rules)."""
-    matches = [(t, m) for t in symptoms if (m := symptom_matches(t, words, content))]
+    matches = [(t, m) for t in symptoms if (m := symptom_matches(t, clause, content))]
     # every way it was asked about is part of another symptom's longer match: not this one
     matches = [
         (topic, mine)
@@ -229,10 +263,10 @@ def symptoms_in_clause(
     return kept
 
 
-def scoped(topics: Sequence[Topic], words: frozenset[str]) -> list[Topic]:
+def scoped(topics: Sequence[Topic], clause: tuple[str, ...]) -> list[Topic]:
     """Duration or impairment topics a clause asks about: those of the groups it names, else
     all of them."""
-    named = [t for t in topics if t.group and any(cue <= words for cue in t.cue_words)]
+    named = [t for t in topics if t.group and t.cues_said(clause)]
     return named or list(topics)
 
 
@@ -250,9 +284,9 @@ def asked_about(question: str, topics: Iterable[Topic], opening: str | None = No
         if DIAGNOSIS_QUESTION.search(clause) or OTHERS.search(clause):
             continue  # about the diagnosis, or about someone else: no fact of the patient
         clause = without_names(clause)
-        words, content = all_words(clause), content_words(clause)
+        said, content = tokens(clause), content_words(clause)
         shares = [
-            (text_share(t, words, content), t)
+            (text_share(t, said, content), t)
             for subject in ("requirement", "context", "rule")
             for t in by_subject.get(subject, [])
         ]
@@ -260,14 +294,14 @@ def asked_about(question: str, topics: Iterable[Topic], opening: str | None = No
         if best >= TEXT_SHARE:  # the clause asks about a requirement: nothing else
             hit |= {t.id for share, t in shares if share == best}
             continue
-        found = symptoms_in_clause(by_subject.get("symptom", []), words, content)
+        found = symptoms_in_clause(by_subject.get("symptom", []), said, content)
         hit |= {t.id for t in found}
         if TRIGGERS["duration"].search(clause) and by_subject.get("duration"):
-            hit |= {t.id for t in scoped(by_subject["duration"], words)}
+            hit |= {t.id for t in scoped(by_subject["duration"], said)}
         if found:
             continue
         if TRIGGERS["impairment"].search(clause) and by_subject.get("impairment"):
-            hit |= {t.id for t in scoped(by_subject["impairment"], words)}
+            hit |= {t.id for t in scoped(by_subject["impairment"], said)}
         if TRIGGERS["stressor"].search(clause):
             hit |= {t.id for t in by_subject.get("stressor", [])}
     return [t.id for t in topics if t.id in hit]
