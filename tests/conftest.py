@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import contextvars
+import math
 import os
 import tempfile
+from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
 
@@ -81,3 +83,29 @@ def sample_mean(log, key: str) -> float:
                 values.append(float(score.value[key]))
     kept = [v for v in values if v == v]
     return sum(kept) / len(kept) if kept else float("nan")
+
+
+def clustered_means(
+    rows: list[tuple[dict[str, float], str]], keys: tuple[str, ...]
+) -> dict[str, tuple[float, float]]:
+    """Per key: the mean over the rows where it applies (not NaN) and the cluster-robust
+    standard error (rows grouped by their cluster label), written out here independently of
+    Inspect and selfdx: sqrt(k / (k - 1) * sum over clusters of (sum of deviations)^2) / n."""
+    out = {}
+    for key in keys:
+        kept = [(v[key], c) for v, c in rows if not math.isnan(v[key])]
+        if not kept:
+            out[key] = (math.nan, math.nan)
+            continue
+        m = sum(x for x, _ in kept) / len(kept)
+        sums: dict[str, float] = defaultdict(float)
+        for x, c in kept:
+            sums[c] += x - m
+        k = len(sums)
+        se = (
+            math.sqrt(k / (k - 1) * sum(s * s for s in sums.values())) / len(kept)
+            if k > 1
+            else math.nan
+        )
+        out[key] = (m, se)
+    return out

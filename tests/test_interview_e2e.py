@@ -6,10 +6,9 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections import defaultdict
 
 import pytest
-from conftest import SHARED, scripted_model
+from conftest import SHARED, clustered_means, scripted_model
 from inspect_ai import eval
 
 from selfdx.datasets.interview.demo_graph import DEMO_FILE
@@ -144,28 +143,6 @@ def code_by_hand(text: str, case: dict, answer_format: str) -> str | None:
     return named[0] if len(named) == 1 else None
 
 
-def summarise(rows: list[tuple[dict[str, float], str]]) -> dict[str, tuple[float, float]]:
-    """Mean over applicable cases and the cluster-robust stderr, written out here."""
-    out = {}
-    for key in KEYS:
-        kept = [(v[key], c) for v, c in rows if not math.isnan(v[key])]
-        if not kept:
-            out[key] = (math.nan, math.nan)
-            continue
-        m = sum(x for x, _ in kept) / len(kept)
-        sums: dict[str, float] = defaultdict(float)
-        for x, c in kept:
-            sums[c] += x - m
-        k = len(sums)
-        se = (
-            math.sqrt(k / (k - 1) * sum(s * s for s in sums.values())) / len(kept)
-            if k > 1
-            else math.nan
-        )
-        out[key] = (m, se)
-    return out
-
-
 def logged_metrics(log) -> dict[str, float]:
     (entry,) = [e for e in log.results.scores if e.name == "interview_scorer"]
     return {name: metric.value for name, metric in entry.metrics.items()}
@@ -178,7 +155,7 @@ def same(a: float, b: float) -> bool:
 def check_against_hand(log) -> dict[str, tuple[float, float]]:
     assert log.status == "success", log.error
     rows = [(by_hand(s), s.metadata["seed_group"]) for s in log.samples]
-    expected = summarise(rows)
+    expected = clustered_means(rows, KEYS)
     got = logged_metrics(log)
     for key, (m, se) in expected.items():
         assert same(got[key], m), (key, got[key], m)

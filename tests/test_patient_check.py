@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import math
 import re
-from collections import defaultdict
 
 import pytest
-from conftest import SHARED, scripted_model
+from conftest import SHARED, clustered_means, scripted_model
 from inspect_ai import eval
 
 from selfdx.errors import ArgumentError
@@ -86,22 +85,8 @@ def by_hand(sample) -> dict[str, float]:
 
 
 def expected_metrics(log) -> dict[str, tuple[float, float]]:
-    """Mean over applicable probes and the case-clustered stderr, written out here."""
-    rows = [(by_hand(s), s.metadata["case_id"]) for s in log.samples]
-    out = {}
-    for key in KEYS:
-        kept = [(v[key], c) for v, c in rows if not math.isnan(v[key])]
-        if not kept:
-            out[key] = (math.nan, math.nan)
-            continue
-        m = sum(x for x, _ in kept) / len(kept)
-        sums: dict[str, float] = defaultdict(float)
-        for x, c in kept:
-            sums[c] += x - m
-        k = len(sums)
-        se = math.sqrt(k / (k - 1) * sum(s * s for s in sums.values())) / len(kept)
-        out[key] = (m, se)
-    return out
+    """Mean over applicable probes and the case-clustered stderr, written out in conftest."""
+    return clustered_means([(by_hand(s), s.metadata["case_id"]) for s in log.samples], KEYS)
 
 
 def logged(log) -> dict[str, float]:
@@ -186,3 +171,13 @@ def test_published_profiles(log_dir):
     assert len({s.metadata["case_id"] for s in log.samples}) == 46  # 23 disorders x 2 types
     for key in GOOD_HIGH:
         assert values[key] >= 0.98, key
+
+
+def test_the_folder_scan_leaves_patient_check_out():
+    """`inspect eval selfdx` runs the benchmarks against one model; patient_check measures the
+    patient role and is reachable as selfdx/patient_check only."""
+    from conftest import REPO_ROOT
+    from inspect_ai import list_tasks
+
+    names = {info.name for info in list_tasks("selfdx", root_dir=REPO_ROOT)}
+    assert "interview" in names and "patient_check" not in names
