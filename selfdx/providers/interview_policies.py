@@ -8,9 +8,9 @@ Evidence: a symptom counts as reported when a patient sentence (sentences that s
 are denials and skipped) holds at least 80% of the content words of one of the symptom's KG
 expressions or of the patient's wording of them (`patient_words`); durations, impairment and a
 stressor are read from the sentences the patient uses for them, and a requirement from a "yes"
-to the question "Is this true for you: <requirement>?". The evidence becomes facts, and the rule
-check (`selfdx.datasets.interview.criteria.criteria_check`) says which candidate's criteria it
-meets.
+to the question "Is this true for you: <requirement>?" or from the patient's sentence for it.
+The evidence becomes facts, and the rule check (`selfdx.datasets.interview.criteria.
+criteria_check`) says which candidate's criteria it meets.
 
 `kg-interviewer` ranks the candidates (the options, or every KG disorder with free-text
 answers) by how far their required groups are filled, asks about the leading candidate's
@@ -47,6 +47,7 @@ from selfdx.datasets.interview.patient_words import (
     GROUPS,
     NOW,
     requirement_identity,
+    requirement_words,
     words_for,
 )
 from selfdx.datasets.interview.questions import content_words
@@ -67,7 +68,7 @@ TRAUMATIC = re.compile(r"^\W*Before all this started")
 LIFE_CHANGE = re.compile(r"^\W*It started after")
 ILLNESS_DURATION = re.compile(r"I've been like this for about (" + DURATION.pattern + ") now")
 REQUIREMENT_QUESTION = re.compile(r"Is this true for you: (.+?)\?\s*$", re.I)
-SENTENCE = re.compile(r"(?<=[.!?])\s+")
+SENTENCE = re.compile(r"(?<=[.!?])\s+|\s*\n\s*")
 MATCH = 0.8
 
 
@@ -179,7 +180,10 @@ def evidence(
     index = 0
     for code in candidates:
         for requirement in kg.disorder(code).criteria.additional_requirements:
-            if requirement_identity(requirement) in stated:
+            found = requirement_words(requirement)
+            said = content_words(found[1].yes) if found else frozenset()
+            heard = bool(said) and any(len(said & w) >= MATCH * len(said) for w in words)
+            if requirement_identity(requirement) in stated or heard:
                 index += 1
                 facts.append(requirement_fact(index, requirement))
     return unique(facts)
