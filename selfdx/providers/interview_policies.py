@@ -8,7 +8,8 @@ Evidence: a symptom counts as reported when a patient sentence (sentences that s
 are denials and skipped) holds at least 80% of the content words of one of the symptom's KG
 expressions or of the patient's wording of them (`patient_words`); durations, impairment and a
 stressor are read from the sentences the patient uses for them, and a requirement from a "yes"
-to the question "Is this true for you: <requirement>?" or from the patient's sentence for it.
+to the question "Is this true for you: <requirement>?" or from the patient's own sentence for it
+(word for word).
 The evidence becomes facts, and the rule check (`selfdx.datasets.interview.criteria.
 criteria_check`) says which candidate's criteria it meets.
 
@@ -158,6 +159,7 @@ def evidence(
         if any(len(e & w) >= MATCH * len(e) for e in expressions(kg, code) for w in words):
             facts.append(Fact(id=code, kind="symptom", statement="", topic="", value=True))
     named = {g for c in candidates for g in kg.groups_of(c)}
+    text = " ".join(sentences)
     for sentence in sentences:
         for name, duration, impaired, not_impaired in GROUP_SENTENCES:
             if name not in named:
@@ -181,8 +183,7 @@ def evidence(
     for code in candidates:
         for requirement in kg.disorder(code).criteria.additional_requirements:
             found = requirement_words(requirement)
-            said = content_words(found[1].yes) if found else frozenset()
-            heard = bool(said) and any(len(said & w) >= MATCH * len(said) for w in words)
+            heard = found is not None and found[1].yes in text
             if requirement_identity(requirement) in stated or heard:
                 index += 1
                 facts.append(requirement_fact(index, requirement))
