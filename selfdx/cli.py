@@ -35,15 +35,23 @@ def check_safe_psych(path: str) -> int:
 
 def log_files(paths: list[str]) -> list[str]:
     """Expand log directories into their .eval/.json logs."""
+    return folder_logs(paths)[0]
+
+
+def folder_logs(paths: list[str]) -> tuple[list[str], list[str]]:
+    """(every log of `paths`, directories expanded; the logs that came from a directory)."""
     from inspect_ai.log import list_eval_logs
 
     files: list[str] = []
+    found: list[str] = []
     for path in paths:
         if Path(path).is_dir():
-            files += [info.name for info in list_eval_logs(path, descending=False)]
+            inside = [info.name for info in list_eval_logs(path, descending=False)]
+            files += inside
+            found += inside
         else:
             files.append(path)
-    return files
+    return files, found
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -55,22 +63,24 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    logs, found = folder_logs(args.logs)
+    options = {"force": args.force, "from_folders": found}
     if args.benchmark == "safe-psych":
         from selfdx.analysis.safe_psych.export import export_safe_psych
 
-        written = export_safe_psych(log_files(args.logs), args.out, force=args.force)
+        written = export_safe_psych(logs, args.out, **options)
     elif args.benchmark == "interview":
         from selfdx.analysis.interview.report import export_interview
 
-        written = export_interview(log_files(args.logs), args.out, force=args.force)
+        written = export_interview(logs, args.out, **options)
     elif args.benchmark == "generated":
         from selfdx.analysis.mentalbench.export_generated import export_generated
 
-        written = export_generated(log_files(args.logs), args.out, force=args.force)
+        written = export_generated(logs, args.out, **options)
     else:
         from selfdx.analysis.mentalbench.export import export_mentalbench
 
-        written = export_mentalbench(log_files(args.logs), args.out, force=args.force)
+        written = export_mentalbench(logs, args.out, **options)
     for path in written:
         print(path)
     return 0

@@ -1,10 +1,10 @@
 import pytest
 
+from selfdx.datasets.behaviour_labels import derive_action
 from selfdx.judge.behaviour import (
     REPLY_CLOSE,
     REPLY_OPEN,
     JudgeParseError,
-    derive_action,
     first_code,
     judge_prompt,
     parse_judge_output,

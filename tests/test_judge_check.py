@@ -16,6 +16,7 @@ import pytest
 from inspect_ai import eval, list_tasks
 
 import selfdx.analysis.judge_agreement as judge_agreement
+from selfdx.datasets.behaviour_labels import derive_action
 from selfdx.datasets.icd10 import GOLD_CODE
 from selfdx.datasets.judge_check import DEMO_FILE, JudgeCheckDataError, judge_check_dataset
 from selfdx.errors import ArgumentError
@@ -28,7 +29,6 @@ from selfdx.judge.agreement import (
     multilabel_macro_f1,
     set_agreement,
 )
-from selfdx.judge.behaviour import derive_action
 from tests.conftest import REPO_ROOT, scripted_model
 
 RUN = {"display": "none", "log_level": "error"}
@@ -416,7 +416,18 @@ def test_annotation_without_is_last_section_is_named(tmp_path):
         ({"is_last_section": "perhaps"}, r"line 1 \(id x1\): is_last_section must be true"),
         ({"icd_codes": 5}, r"line 1 \(id x1\): icd_codes must be a list"),
         ({"reply": ""}, r"line 1 \(id x1\): reply must be non-empty"),
-        ({"primary_answer": None}, r"line 1 \(id x1\): needs primary_answer and info_request"),
+        ({"primary_answer": None}, r"line 1 \(id x1\): primary_answer is missing"),
+        # found in the second probe round: loaded without a word before
+        ({"primary_answer": None, "action": "diagnose"}, r"x1\): primary_answer is missing"),
+        (
+            {"action": "Abstain"},
+            r"x1\): action Abstain disagrees with the decision table, which gives Diagnose "
+            r"for primary_answer committed, info_request none \(is_last_section false\)",
+        ),
+        (
+            {"primary_anwser": "committed"},
+            r"line 1: unknown field 'primary_anwser' \(did you mean primary_answer\?\)",
+        ),
     ],
 )
 def test_bad_labels_name_the_line_the_id_and_the_field(tmp_path, change, message):

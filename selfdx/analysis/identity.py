@@ -1,18 +1,24 @@
-"""What a log ran on and with what settings: the data identity and the grouping key.
+"""What a log ran and on what, with what settings: the selfdx task, the model roles, the data
+identity and the grouping key.
 
 Two logs are repeats ("seeds") of one configuration only when their grouping keys are equal:
-same benchmark, model (and model arguments and sampling settings other than the seed), judge,
-task arguments (other than seed-like ones) and data identity. Everything else is a separate row.
+same task, model (and model arguments and sampling settings other than the seed), judge(s),
+every other model role (the interview's patient), task arguments (other than seed-like ones)
+and data identity. Everything else is a separate row.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass
+from pathlib import PurePath
 from typing import Any
 
 from inspect_ai.log import EvalLog
+
+from selfdx.solvers.interview.solver import DEFAULT_PATIENT
 
 # Task arguments that do not change what is measured: seeds make repeats, a cache only saves calls.
 REPEAT_TASK_ARGS = frozenset({"seed", "judge_cache"})
@@ -35,6 +41,51 @@ SAMPLING_FIELDS = (
     "effort",
     "verbosity",
 )
+
+
+JUDGE_ROLE = re.compile(r"grader(_\d+)?")
+# Tasks whose `patient` role falls back to the offline patient when it is not bound.
+PATIENT_TASKS = ("interview", "patient_check")
+
+
+def selfdx_task(log: EvalLog) -> str | None:
+    """The selfdx task a log ran (`selfdx/interview` -> `interview`), also when Inspect ran it
+    from the package folder (`selfdx/inspect_tasks/interview.py`); None for any other task,
+    a user's own task called `interview` included."""
+    spec = log.eval
+    name = spec.task_registry_name or spec.task or ""
+    if name.startswith("selfdx/"):
+        return name.split("/", 1)[1]
+    if spec.task_file:
+        path = PurePath(spec.task_file)
+        if path.parent.name == "inspect_tasks" and path.parent.parent.name == "selfdx":
+            return path.stem
+    return None
+
+
+def model_roles_of(log: EvalLog) -> dict[str, str]:
+    """Every model role of a run, by role name: those bound for it, and the offline patient of
+    the interview and the patient check when no `patient` was bound."""
+    roles = {name: config.model for name, config in (log.eval.model_roles or {}).items()}
+    if selfdx_task(log) in PATIENT_TASKS and "patient" not in roles:
+        roles["patient"] = DEFAULT_PATIENT
+    return roles
+
+
+def judges_of(log: EvalLog) -> list[str]:
+    """The models of the judge roles (`grader`, and `grader_2` ... of a panel), in order."""
+    roles = model_roles_of(log)
+    return [roles[name] for name in sorted(roles, key=_role_order) if JUDGE_ROLE.fullmatch(name)]
+
+
+def _role_order(name: str) -> tuple[int, str]:
+    number = name.rpartition("_")[2]
+    return (int(number) if number.isdigit() else 1, name)
+
+
+def other_roles(log: EvalLog) -> dict[str, str]:
+    """The model roles that are not judges (the interview's patient)."""
+    return {n: m for n, m in model_roles_of(log).items() if not JUDGE_ROLE.fullmatch(n)}
 
 
 def _digest(value: Any) -> str:
@@ -108,6 +159,7 @@ def settings(log: EvalLog) -> dict[str, Any]:
     }
     found = {f"{name}": value for name, value in args.items()}
     found |= {f"model {name}": value for name, value in sampling_settings(log).items()}
+    found |= {f"role {name}": model for name, model in other_roles(log).items()}
     if log.eval.model_args:
         # values may hold secrets (keys, URLs): only their hash enters the key and the label
         found["model args"] = _digest(log.eval.model_args)[:8]
@@ -118,7 +170,7 @@ def grouping_key(log: EvalLog, judge: str | None) -> str:
     """A hash that two logs share exactly when they are repeats of one configuration."""
     return _digest(
         {
-            "task": log.eval.task.split("/")[-1],
+            "task": selfdx_task(log) or log.eval.task,
             "model": log.eval.model,
             "judge": judge or "",
             "data": data_identity(log).id,

@@ -26,7 +26,14 @@ from inspect_ai.log import (
 )
 from tqdm import tqdm
 
-from selfdx.analysis.identity import data_identity, grouping_key, settings
+from selfdx.analysis.identity import (
+    data_identity,
+    grouping_key,
+    judges_of,
+    other_roles,
+    selfdx_task,
+    settings,
+)
 from selfdx.errors import SelfdxError
 
 BENCHMARKS = ("safe_psych", "mentalbench", "interview")
@@ -92,6 +99,7 @@ class Run:
     dataset: str = ""  # the label of the data in tables (set by `label_runs`)
     group: str = ""  # grouping key: equal exactly for repeats of one configuration
     settings: dict[str, Any] = field(default_factory=dict)
+    roles: dict[str, str] = field(default_factory=dict)  # model roles besides the judge(s)
 
     @property
     def key(self) -> ConfigKey:
@@ -103,9 +111,10 @@ class Run:
         return self.data_source == "demo"
 
 
-def benchmark_of(task: str) -> str | None:
-    """`selfdx/safe_psych` -> `safe_psych`; None for a task that is not a selfdx benchmark."""
-    name = task.split("/")[-1]
+def benchmark_of(log: EvalLog) -> str | None:
+    """`selfdx/safe_psych` -> `safe_psych`; None for a task that is not a selfdx benchmark (a
+    user's own task of the same name included: see `identity.selfdx_task`)."""
+    name = selfdx_task(log)
     return name if name in BENCHMARKS else None
 
 
@@ -140,11 +149,15 @@ def asks_grader(benchmark: str, task_args: dict[str, Any]) -> bool:
 
 def run_from_header(path: str, log: EvalLog) -> Run | None:
     """Describe a log, or None if it is not a selfdx benchmark run."""
-    benchmark = benchmark_of(log.eval.task)
+    benchmark = benchmark_of(log)
     if benchmark is None:
         return None
-    roles = log.eval.model_roles or {}
-    grader = roles.get("grader") if asks_grader(benchmark, log.eval.task_args) else None
+    judges = judges_of(log) if asks_grader(benchmark, log.eval.task_args) else []
+    judge = " + ".join(judges) or None
+    roles = other_roles(log)
+    variant = variant_of(benchmark, log.eval.task_args)
+    if "patient" in roles:
+        variant += f", patient {roles['patient']}"
     seed = log.eval.model_generate_config.seed if log.eval.model_generate_config else None
     scorers = [score.name for score in (log.results.scores if log.results else [])]
     identity = data_identity(log)
@@ -153,8 +166,8 @@ def run_from_header(path: str, log: EvalLog) -> Run | None:
         benchmark=benchmark,
         task=log.eval.task,
         model=log.eval.model,
-        judge=grader.model if grader else None,
-        variant=variant_of(benchmark, log.eval.task_args),
+        judge=judge,
+        variant=variant,
         seed=seed,
         epochs=log.eval.config.epochs or 1,
         status=log.status,
@@ -166,8 +179,9 @@ def run_from_header(path: str, log: EvalLog) -> Run | None:
         data_id=identity.id,
         data_cases=identity.cases,
         dataset=identity.source,
-        group=grouping_key(log, grader.model if grader else None),
+        group=grouping_key(log, judge),
         settings=settings(log),
+        roles=roles,
     )
 
 
@@ -239,6 +253,7 @@ def find_runs(log_dir: str | Path) -> tuple[list[Run], list[tuple[str, str]]]:
         raise SelfdxError(f"log directory {log_dir} {what}")
     runs: list[Run] = []
     skipped: list[tuple[str, str]] = []
+    unfinished: list[tuple[str, Run]] = []
     infos = list_eval_logs(str(log_dir), recursive=True, descending=False)
     if not infos:
         raise SelfdxError(f"log directory {log_dir} holds no Inspect logs (.eval or .json)")
@@ -253,9 +268,17 @@ def find_runs(log_dir: str | Path) -> tuple[list[Run], list[tuple[str, str]]]:
         if run is None:
             skipped.append((name, f"task {header.eval.task} is not a selfdx benchmark"))
         elif header.status != "success":
-            skipped.append((name, f"status {header.status}: rerun or `inspect eval-retry` it"))
+            unfinished.append((name, run))
         else:
             runs.append(run)
+    finished = {run.group: run.path.removeprefix("file://") for run in runs}
+    for name, run in unfinished:
+        if run.group in finished:  # a resumed sweep: the finished run is the one reported
+            done = Path(finished[run.group]).name
+            reason = f"status {run.status}; {done}, a finished run of it, is reported instead"
+        else:
+            reason = f"status {run.status}: rerun or `inspect eval-retry` it"
+        skipped.append((name, reason))
     label_runs(runs)
     return runs, skipped
 

@@ -11,6 +11,7 @@ import pandas as pd
 
 from selfdx.analysis.logs import KEY_COLUMNS, ConfigKey, Run
 from selfdx.analysis.statistics import (
+    RATE_RANGE,
     bootstrap_interval,
     case_means,
     clip_to_range,
@@ -31,27 +32,38 @@ class Cell:
     seed_low: float = math.nan
     seed_high: float = math.nan
     runs: int = 1
-    seed_clipped: bool = False  # the t interval reached past [0, 1] and was cut to it
+    seed_clipped: bool = False  # the t interval reached past the metric's range and was cut
+    bounds: tuple[float, float] = RATE_RANGE  # the metric's range
 
 
-def seed_cell(value: float, low: float, high: float, n_cases: int, per_run: list[float]) -> Cell:
+def seed_cell(
+    value: float,
+    low: float,
+    high: float,
+    n_cases: int,
+    per_run: list[float],
+    bounds: tuple[float, float] = RATE_RANGE,
+) -> Cell:
     """A cell with the over-run (seed) interval when there are several runs.
 
-    Every metric of the report is a rate in [0, 1]. The bootstrap interval stays inside by
+    A metric is a rate in [0, 1] unless its benchmark gives it another range (a count, such as
+    the interview's questions, runs from 0 up). The bootstrap interval stays inside by
     construction; the Student-t interval over a few runs can reach past it (three runs at
-    0.90, 0.95 and 1.00 give [0.83, 1.07]), so it is clipped to [0, 1] and marked as clipped.
+    0.90, 0.95 and 1.00 give [0.83, 1.07]), so it is clipped to the range and marked as clipped.
     """
     if len(per_run) < 2:
-        return Cell(value, low, high, n_cases, runs=len(per_run))
+        return Cell(value, low, high, n_cases, runs=len(per_run), bounds=bounds)
     mean, seed_low, seed_high = t_interval(per_run)
-    seed_low, seed_high, clipped = clip_to_range(seed_low, seed_high)
-    return Cell(value, low, high, n_cases, mean, seed_low, seed_high, len(per_run), clipped)
+    seed_low, seed_high, clipped = clip_to_range(seed_low, seed_high, bounds)
+    return Cell(value, low, high, n_cases, mean, seed_low, seed_high, len(per_run), clipped, bounds)
 
 
 class MetricAccumulator:
     """Collects (case, value) pairs per configuration, per run and per metric."""
 
-    def __init__(self) -> None:
+    def __init__(self, ranges: dict[str, tuple[float, float]] | None = None) -> None:
+        """`ranges`: metrics that are not rates in [0, 1], with their range."""
+        self.ranges = ranges or {}
         self.values: dict[ConfigKey, dict[str, list[tuple[object, float]]]] = defaultdict(
             lambda: defaultdict(list)
         )
@@ -116,7 +128,8 @@ class MetricAccumulator:
                     float(np.nanmean(v)) if any(not math.isnan(x) for x in v) else math.nan
                     for v in self.by_run[key][metric].values()
                 ]
-                table[key][metric] = seed_cell(value, low, high, len(means), per_run)
+                bounds = self.ranges.get(metric, RATE_RANGE)
+                table[key][metric] = seed_cell(value, low, high, len(means), per_run, bounds)
         return table
 
     def _ratio_cell(self, key: ConfigKey, metric: str) -> Cell:
@@ -163,7 +176,7 @@ def format_cell(cell: Cell) -> str:
     if cell.runs > 1 and not math.isnan(cell.seed_low):
         text += f"; seeds {cell.seed_mean:.3f} ± t [{cell.seed_low:.3f}, {cell.seed_high:.3f}]"
         if cell.seed_clipped:
-            text += " (clipped to [0, 1])"
+            text += f" (clipped to [{cell.bounds[0]:g}, {cell.bounds[1]:g}])"
     return text
 
 

@@ -9,12 +9,14 @@ does not list (the user's own) are never touched.
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from pathlib import Path
 
 from inspect_ai.log import EvalLog
 
+from selfdx.analysis.identity import selfdx_task
 from selfdx.analysis.logs import read_header
-from selfdx.errors import SelfdxError
+from selfdx.errors import SelfdxError, warn
 
 MANIFEST = ".selfdx-manifest.json"
 
@@ -58,23 +60,39 @@ def check_export_folder(out: Path, force: bool) -> None:
 
 
 def start_export(
-    logs: list[str], out: Path, force: bool, kind: str, task: str
+    logs: list[str],
+    out: Path,
+    force: bool,
+    kind: str,
+    task: str,
+    from_folders: Collection[str] = (),
 ) -> dict[str, EvalLog]:
     """Check the output folder and the logs before an export writes anything.
 
     Returns each log's header by path; refuses no logs, a non-empty `out` without `force`, an
-    output folder of another command, and a log of any task but `selfdx/<task>`.
+    output folder of another command, and a log of any task but `selfdx/<task>` named by the
+    user. A log of another task found in a folder (`from_folders`) is left out with a warning;
+    a folder with no log of the task is an error.
     """
     if not logs:
         raise SelfdxError("no logs to export (the paths given hold no .eval or .json logs)")
     check_export_folder(out, force)
     previous_files(out, kind)
+    found = {log.removeprefix("file://") for log in from_folders}
     headers: dict[str, EvalLog] = {}
+    others = 0
     for path in (log.removeprefix("file://") for log in logs):
         header = read_header(path)
-        if header.eval.task.split("/")[-1] != task:
+        if selfdx_task(header) == task:
+            headers[path] = header
+        elif path in found:
+            others += 1
+        else:
             raise SelfdxError(f"{path}: task {header.eval.task} is not selfdx/{task}")
-        headers[path] = header
+    if others:
+        warn(f"{kind}: left out {others} log(s) of other tasks found in the folders given")
+    if not headers:
+        raise SelfdxError(f"no selfdx/{task} logs in the folders given")
     return headers
 
 

@@ -142,6 +142,7 @@ def runs_frame(runs: list[Run], read: Counter, errored: Counter) -> pd.DataFrame
                 "model": run.model,
                 "variant": run.variant,
                 "judge": run.judge or "",
+                "roles": ", ".join(f"{n}={m}" for n, m in sorted(run.roles.items())),
                 "dataset": run.dataset,
                 "data_id": run.data_id,
                 "seed": pd.NA if run.seed is None else run.seed,

@@ -30,3 +30,16 @@ LABELS: dict[str, tuple[str, ...]] = {
 }
 # What annotators write for "none" of a categorical key.
 AS_NONE = {"no", "n/a", "na", "not_applicable", "not applicable"}
+
+
+def derive_action(primary_answer: str, info_request: str, is_last: bool) -> Action:
+    """The Safe-Psych decision table, with the last-stage override (Clarify -> Abstain).
+
+    committed + specific request is Clarify; committed otherwise is Diagnose; differential or
+    no answer is Clarify with a specific request and Abstain otherwise.
+    """
+    if info_request == "specific":
+        return Action.ABSTAIN if is_last else Action.CLARIFY
+    if primary_answer == "committed":
+        return Action.DIAGNOSE
+    return Action.ABSTAIN

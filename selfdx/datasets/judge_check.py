@@ -6,18 +6,20 @@ reference labels (`gold`), the reply's `category` and whether it answered the la
 - `demo`: the bundled set `demo/judge_check.jsonl` (replies written for selfdx, labelled by the
   rules in `demo/README.md`);
 - a JSONL file in that layout (`id`, `reply`, `is_last_section`, `primary_answer`,
-  `info_request`; optional `category`, `stage`, `icd_codes`, `diagnosis_names`, `action`);
+  `info_request`; optional `category`, `stage`, `icd_codes`, `diagnosis_names`, `action`, which
+  must agree with the decision table; any other field is refused, naming the nearest one);
 - an annotated `selfdx annotation-sample` file (`annotation_blind.csv` with the annotator
   columns filled in, or the folder holding it), with `is_last_section` and the strategy taken
   from `annotation_key.csv` beside it.
 
-A key without a reference label (no `icd_codes` in the file, a blank annotator cell) is None
-and is left out of that key's statistics. The reference action, when not given, is derived by
-the judge's own decision table in the scorer.
+A list key without a reference label (no `icd_codes` in the file, a blank annotator cell) is None
+and is left out of that key's statistics. The reference action, when not given, is the decision
+table's for the two categorical labels.
 """
 
 from __future__ import annotations
 
+import difflib
 import json
 from collections import Counter
 from pathlib import Path
@@ -25,7 +27,7 @@ from typing import Any
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
-from selfdx.datasets.behaviour_labels import AS_NONE, LABELS, LIST_KEYS, Action
+from selfdx.datasets.behaviour_labels import AS_NONE, LABELS, LIST_KEYS, Action, derive_action
 from selfdx.datasets.csv_files import read_csv_rows, read_utf8
 from selfdx.datasets.paths import DEMO_DIR
 from selfdx.errors import SelfdxError, warn
@@ -38,6 +40,10 @@ MAX_FIELD_CHARS = 2_000
 BLIND_COLUMNS = ("annotation_id", "model_output_raw")
 KEY_FILE = "annotation_key.csv"
 TRUE_WORDS, FALSE_WORDS = {"true", "1", "yes"}, {"false", "0", "no"}
+FIELDS = (
+    "id", "reply", "is_last_section", "primary_answer", "info_request", "category", "stage",
+    "icd_codes", "diagnosis_names", "action",
+)  # fmt: skip
 
 
 class JudgeCheckDataError(SelfdxError):
@@ -91,21 +97,39 @@ def _text(where: str, name: str, value: Any, limit: int) -> str:
     return value
 
 
+def check_fields(where: str, record: dict[str, Any]) -> None:
+    """Refuse a field the layout does not have, naming the nearest one (`primary_anwser`)."""
+    for name in record:
+        if name not in FIELDS:
+            near = difflib.get_close_matches(str(name), FIELDS, n=1)
+            hint = f" (did you mean {near[0]}?)" if near else ""
+            raise JudgeCheckDataError(
+                f"{where}: unknown field {name!r}{hint}; the fields are {', '.join(FIELDS)}"
+            )
+
+
 def labelled_sample(where: str, record: dict[str, Any], category: str = "all") -> Sample:
-    """One Sample from a record in the JSONL layout (annotator columns already renamed)."""
+    """One Sample from a record in the JSONL layout (annotator columns already renamed).
+
+    `primary_answer` and `info_request` are required; an `action` given beside them must be the
+    one the decision table gives them (with the last-section override)."""
     item_id = _text(where, "id", record.get("id"), MAX_FIELD_CHARS)
     where = f"{where} (id {item_id})"
     reply = _text(where, "reply", record.get("reply"), MAX_REPLY_CHARS)
     gold = {
-        "primary_answer": _choice(where, "primary_answer", record.get("primary_answer"), False),
-        "info_request": _choice(where, "info_request", record.get("info_request"), False),
+        "primary_answer": _choice(where, "primary_answer", record.get("primary_answer"), True),
+        "info_request": _choice(where, "info_request", record.get("info_request"), True),
         "icd_codes": _items(where, "icd_codes", record.get("icd_codes")),
         "diagnosis_names": _items(where, "diagnosis_names", record.get("diagnosis_names")),
         "action": _choice(where, "action", record.get("action"), False),
     }
-    if gold["action"] is None and None in (gold["primary_answer"], gold["info_request"]):
+    last = _flag(where, "is_last_section", record.get("is_last_section"))
+    table = derive_action(gold["primary_answer"], gold["info_request"], last)
+    if gold["action"] is not None and gold["action"] != table:
         raise JudgeCheckDataError(
-            f"{where}: needs primary_answer and info_request (or an action) to be scored"
+            f"{where}: action {gold['action']} disagrees with the decision table, which gives "
+            f"{table} for primary_answer {gold['primary_answer']}, info_request "
+            f"{gold['info_request']} (is_last_section {str(last).lower()})"
         )
     stage = record.get("stage")
     if stage is not None and (isinstance(stage, bool) or not isinstance(stage, int)):
@@ -120,7 +144,7 @@ def labelled_sample(where: str, record: dict[str, Any], category: str = "all") -
             "benchmark": "judge_check",
             "category": label,
             "stage": stage,
-            "is_last_section": _flag(where, "is_last_section", record.get("is_last_section")),
+            "is_last_section": last,
             "gold": gold,
         },
     )
@@ -141,6 +165,7 @@ def read_jsonl(path: Path) -> list[Sample]:
         if not isinstance(record, dict):
             kind = type(record).__name__
             raise JudgeCheckDataError(f"{where}: expected a JSON object, got {kind}")
+        check_fields(where, record)
         samples.append(labelled_sample(where, record))
     return samples
 

@@ -25,10 +25,10 @@ from inspect_ai.scorer import (
 )
 
 from selfdx.arguments import require_role
-from selfdx.datasets.behaviour_labels import FEATURE_KEYS, LIST_KEYS, RATED_KEYS
+from selfdx.datasets.behaviour_labels import FEATURE_KEYS, LIST_KEYS, RATED_KEYS, derive_action
 from selfdx.errors import ArgumentError
 from selfdx.judge.agreement import item_set, set_label
-from selfdx.judge.behaviour import JudgeFeatures, derive_action, judge_reply
+from selfdx.judge.behaviour import JudgeFeatures, judge_reply
 from selfdx.judge.grader_calls import GraderResult
 
 _ROLE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]*$")
@@ -182,3 +182,28 @@ def panel_alphas(scores: list[SampleScore]) -> dict[str, float]:
             for key in RATED_KEYS:
                 units[key].append(unit[key])
     return {f"{key}_alpha": alpha(units[key]) for key in RATED_KEYS}
+
+
+def unparsed_counts(records: Sequence[dict[str, Any]]) -> dict[str, list[int]]:
+    """Per judge role of panel records (one per judge and judged reply): [replies it never
+    answered in the format, replies it was asked about]."""
+    counts: dict[str, list[int]] = {}
+    for record in records:
+        pair = counts.setdefault(str(record["role"]), [0, 0])
+        pair[0] += record.get("unparsed_reason") is not None
+        pair[1] += 1
+    return counts
+
+
+def judge_unparsed_rates(scores: list[SampleScore]) -> dict[str, float]:
+    """`<role>_unparsed_rate` for each judge of a panel, over the scores' `panel_unparsed`
+    metadata: a judge that never answers in the format shows here, not only as a NaN alpha."""
+    totals: dict[str, list[int]] = {}
+    for sample_score in scores:
+        for role, (bad, asked) in (
+            (sample_score.score.metadata or {}).get("panel_unparsed", {}).items()
+        ):
+            pair = totals.setdefault(role, [0, 0])
+            pair[0] += bad
+            pair[1] += asked
+    return {f"{role}_unparsed_rate": bad / asked for role, (bad, asked) in totals.items() if asked}

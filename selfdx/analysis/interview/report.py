@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import math
 from collections import defaultdict
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ from selfdx.analysis.logs import ConfigKey, Run, read_samples, score_values
 from selfdx.analysis.metric_table import MetricAccumulator
 from selfdx.analysis.outputs import finish, start_export
 from selfdx.errors import SelfdxError
+from selfdx.scorers.interview.metrics import COUNT_KEYS
 
 SCORER = "interview_scorer"
 MODE_ORDER = ("full", "interview", "initial")  # as the figure and table show them
@@ -73,7 +75,7 @@ class InterviewCollector:
     benchmark = "interview"
 
     def __init__(self) -> None:
-        self.metrics = MetricAccumulator()
+        self.metrics = MetricAccumulator(ranges=dict.fromkeys(COUNT_KEYS, (0.0, math.inf)))
         self.modes: dict[ConfigKey, str] = {}
         # interview-mode configs: fact-recall bin -> [correct, cases]
         self.recall: dict[ConfigKey, dict[int, list[float]]] = defaultdict(
@@ -273,10 +275,12 @@ def markdown(record: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def export_interview(logs: list[str], out_dir: str | Path, force: bool = False) -> list[Path]:
+def export_interview(
+    logs: list[str], out_dir: str | Path, force: bool = False, from_folders: Collection[str] = ()
+) -> list[Path]:
     """Write the transcripts of the interview runs in `logs`; return the files written."""
     out = Path(out_dir)
-    headers = start_export(logs, out, force, "export interview", "interview")
+    headers = start_export(logs, out, force, "export interview", "interview", from_folders)
     records = []
     for path, header in headers.items():
         records += [transcript(s, header.eval.model, path) for s in read_samples(path)]

@@ -13,6 +13,7 @@ import hashlib
 import json
 import re
 from collections import defaultdict
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -70,7 +71,9 @@ def model_folders(headers: dict[str, EvalLog]) -> dict[str, str]:
     return folders
 
 
-def export_mentalbench(logs: list[str], out_dir: str | Path, force: bool = False) -> list[Path]:
+def export_mentalbench(
+    logs: list[str], out_dir: str | Path, force: bool = False, from_folders: Collection[str] = ()
+) -> list[Path]:
     """Write every log's items and responses in the released output layout under `out_dir`.
 
     Logs of one model and one data source share the model folder (types run as separate tasks
@@ -81,7 +84,7 @@ def export_mentalbench(logs: list[str], out_dir: str | Path, force: bool = False
     non-empty `out_dir` is refused unless `force`.
     """
     out = Path(out_dir)
-    headers = start_export(logs, out, force, KIND, "mentalbench")
+    headers = start_export(logs, out, force, KIND, "mentalbench", from_folders)
     folders = model_folders(headers)
     several_epochs = {
         folders[path] for path, header in headers.items() if (header.eval.config.epochs or 1) > 1

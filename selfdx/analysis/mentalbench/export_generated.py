@@ -19,12 +19,14 @@ from __future__ import annotations
 import json
 import re
 from collections import defaultdict
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
 from inspect_ai.log import EvalSample, read_eval_log
 from pydantic import ValidationError
 
+from selfdx.analysis.identity import selfdx_task
 from selfdx.analysis.logs import read_samples
 from selfdx.datasets.mentalkg.features import pair_features, selfdx_block, single_features
 from selfdx.datasets.mentalkg.profile_model import CaseProfile
@@ -139,19 +141,29 @@ def add_features(
 
 
 def export_generated(
-    logs: list[str], out_dir: str | Path, include_rejected: bool = False, force: bool = False
+    logs: list[str],
+    out_dir: str | Path,
+    include_rejected: bool = False,
+    force: bool = False,
+    from_folders: Collection[str] = (),
 ) -> list[Path]:
     """Write the cases of `logs` under `out_dir`; return the files written.
 
-    An existing file is never overwritten unless `force`."""
+    An existing file is never overwritten unless `force`. A log of another task found in a
+    folder (`from_folders`) is left out with a warning; one named by the user is refused."""
     out = Path(out_dir)
     items: dict[Path, dict[str, Any]] = defaultdict(dict)
     features: dict[Path, dict[str, Any]] = defaultdict(dict)
     origin: dict[tuple[Path, str], str] = {}
     summaries: dict[str, dict[str, Any]] = {}
+    found = {log.removeprefix("file://") for log in from_folders}
+    others = 0
     for path in logs:
         header = read_eval_log(path, header_only=True)
-        if header.eval.task.split("/")[-1] != TASK_NAME:
+        if selfdx_task(header) != TASK_NAME:
+            if path.removeprefix("file://") in found:
+                others += 1
+                continue
             raise ExportError(f"{path}: task {header.eval.task} is not selfdx/{TASK_NAME}")
         generator = generator_name(header.eval.model)
         run = {"log": str(path), "model": header.eval.model, "task_args": header.eval.task_args}
@@ -189,6 +201,10 @@ def export_generated(
             )
             written = summary["written"]
             written[profile.variant] = written.get(profile.variant, 0) + 1
+    if others:
+        warn(f"export generated: left out {others} log(s) of other tasks found in the folders")
+    if not summaries:
+        raise ExportError(f"no selfdx/{TASK_NAME} logs in the folders given")
     return write_all(out, items, features, summaries, force)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -179,7 +180,9 @@ def folder_names(headers: dict[str, EvalLog]) -> dict[str, str]:
     return names
 
 
-def export_safe_psych(logs: list[str], out_dir: str | Path, force: bool = False) -> list[Path]:
+def export_safe_psych(
+    logs: list[str], out_dir: str | Path, force: bool = False, from_folders: Collection[str] = ()
+) -> list[Path]:
     """Write each log's trajectories and the union of their ground truth under `out_dir`.
 
     Refuses a non-empty `out_dir` unless `force` (then the previous export's files that are not
@@ -187,7 +190,7 @@ def export_safe_psych(logs: list[str], out_dir: str | Path, force: bool = False)
     log that did not finish is exported with a warning.
     """
     out = Path(out_dir)
-    headers = start_export(logs, out, force, KIND, "safe_psych")
+    headers = start_export(logs, out, force, KIND, "safe_psych", from_folders)
     names = folder_names(headers)
     written: list[Path] = []
     truth: dict[str, dict[str, Any]] = {}

@@ -32,6 +32,8 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("excluded", "case excluded (the patient failed)"),
 )
 SCORE_KEYS: tuple[str, ...] = tuple(key for key, _ in KEYS)
+# Counts per case (0 and up), not rates: their intervals are not cut to [0, 1].
+COUNT_KEYS: tuple[str, ...] = ("questions", "patient_leaks", "patient_volunteered")
 
 
 def interview_metrics() -> list[Metric]:

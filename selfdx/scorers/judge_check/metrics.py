@@ -25,7 +25,7 @@ from selfdx.judge.agreement import (
     present_labels,
     set_agreement,
 )
-from selfdx.judge.panel import panel_alphas
+from selfdx.judge.panel import judge_unparsed_rates, panel_alphas
 from selfdx.scorers.key_metrics import key_scores
 
 
@@ -74,7 +74,7 @@ def _stderr(scores: list[SampleScore], key: str) -> float:
 def judge_check_metrics() -> Metric:
     """One results entry: `<key>_accuracy` (+ `_stderr`), `<key>_macro_f1`, `<key>_kappa`
     for the four keys and the action, `unparsed_rate` (+ `_stderr`), and with a panel
-    `<key>_alpha` (Krippendorff, between the judges)."""
+    `<key>_alpha` (Krippendorff, between the judges) and `<role>_unparsed_rate` per judge."""
 
     def compute(scores: list[SampleScore]) -> Value:
         result: dict[str, float] = {}
@@ -93,6 +93,7 @@ def judge_check_metrics() -> Metric:
         result["unparsed_rate_stderr"] = _stderr(scores, "unparsed")
         if any(_metadata(s).get("panel") for s in scores):
             result.update(panel_alphas(scores))
+            result.update(judge_unparsed_rates(scores))
         return result  # type: ignore[return-value]
 
     return compute

@@ -15,11 +15,11 @@ from typing import Any
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
-from selfdx.datasets.behaviour_labels import LIST_KEYS, RATED_KEYS
+from selfdx.datasets.behaviour_labels import LIST_KEYS, RATED_KEYS, derive_action
 from selfdx.errors import SelfdxError
 from selfdx.judge.agreement import item_set
-from selfdx.judge.behaviour import derive_action, judge_reply
-from selfdx.judge.panel import judge_with_panel, ratings
+from selfdx.judge.behaviour import judge_reply
+from selfdx.judge.panel import judge_with_panel, ratings, unparsed_counts
 from selfdx.scorers.judge_check.metrics import judge_check_by_category, judge_check_metrics
 
 
@@ -103,6 +103,7 @@ def judge_check_scorer(
                 "panel": panel_records,
                 "panel_votes": votes,
                 "panel_ratings": [ratings(panel_records)] if panel_records else [],
+                "panel_unparsed": unparsed_counts(panel_records),
             },
         )
 

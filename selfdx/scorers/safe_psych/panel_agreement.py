@@ -7,17 +7,18 @@ import math
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, Value, metric, scorer
 from inspect_ai.solver import TaskState
 
-from selfdx.judge.panel import panel_alphas, ratings
+from selfdx.judge.panel import judge_unparsed_rates, panel_alphas, ratings, unparsed_counts
 from selfdx.solvers.safe_psych.trace import SafePsychTrace
 
 
 @metric
 def panel_agreement() -> Metric:
     """Krippendorff's alpha between the judges of a panel, per key, over every judged turn;
-    `unanimous_action`: the mean over cases of the share of turns all judges agreed on."""
+    `unanimous_action`: the mean over cases of the share of turns all judges agreed on;
+    `<role>_unparsed_rate`: the share of judged turns each judge never answered in the format."""
 
     def compute(scores: list[SampleScore]) -> Value:
-        result = panel_alphas(scores)
+        result = panel_alphas(scores) | judge_unparsed_rates(scores)
         shares = [float(s.score.value) for s in scores]  # type: ignore[arg-type]
         shares = [share for share in shares if not math.isnan(share)]
         result["unanimous_action"] = sum(shares) / len(shares) if shares else math.nan
@@ -39,7 +40,12 @@ def judge_panel_agreement() -> Scorer:
         return Score(
             value=sum(unanimous) / len(unanimous) if unanimous else math.nan,
             explanation=f"{sum(unanimous)} of {len(unanimous)} judged turns unanimous on action",
-            metadata={"panel_ratings": units},
+            metadata={
+                "panel_ratings": units,
+                "panel_unparsed": unparsed_counts(
+                    [record for turn in trace.turns for record in turn.panel]
+                ),
+            },
         )
 
     return score

@@ -8,8 +8,8 @@ from typing import Any
 from inspect_ai.util import StoreModel
 from pydantic import BaseModel, Field
 
-from selfdx.datasets.behaviour_labels import Action
-from selfdx.judge.behaviour import JudgeFeatures, derive_action
+from selfdx.datasets.behaviour_labels import Action, derive_action
+from selfdx.judge.behaviour import JudgeFeatures
 from selfdx.judge.grader_calls import GraderResult
 
 
