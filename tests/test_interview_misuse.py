@@ -98,7 +98,7 @@ def test_a_budget_of_zero_is_explained_once(log_dir):
 def test_the_question_budget_is_bounded():
     with pytest.raises(ArgumentError, match="^max_questions: expected 0 to 100"):
         interview(max_questions=101)
-    assert interview(max_questions=100).message_limit == 2 + 2 * 100 + 4
+    assert interview(max_questions=100).message_limit == 2 + 2 * 100 + 6
 
 
 def test_the_demo_takes_n_sampled_and_seed():
@@ -157,3 +157,31 @@ def test_rescoring_uses_the_data_the_log_records(log_dir):
         for sample in again.samples:
             sample.store[DATA_STORE_KEY] = str(RESOURCES)
         score(again, interview_scorer(data="/elsewhere"), action="overwrite", display="none")
+
+
+def test_a_budget_notice_and_a_reminder_fit_in_the_message_limit(log_dir):
+    """Found with SmolLM2: a case ended on the message limit (not a reason the solver gives)
+    when a reply needed both the budget notice and the format reminder."""
+    replies = ["QUESTION: Sleep?", "Hmm.", "DIAGNOSIS: A\nCRITERIA MET: cannot tell"]
+
+    def in_turn(last, messages):
+        return replies[min(2, sum(m.role == "assistant" for m in messages))]
+
+    (log,) = eval(
+        "selfdx/interview",
+        task_args={"data": "demo", "types": "1", "max_questions": 0},
+        model=scripted_model(in_turn),
+        display="none",
+        log_dir=log_dir,
+    )
+    assert {s.store["InterviewTrace:stop_reason"] for s in log.samples} == {"answer"}
+    asks = scripted_model(lambda last, messages: "QUESTION: Sleep?")
+    for mode in ("initial", "full"):
+        (log,) = eval(
+            "selfdx/interview",
+            task_args={"data": "demo", "types": "1", "mode": mode},
+            model=asks,
+            display="none",
+            log_dir=log_dir,
+        )
+        assert {s.store["InterviewTrace:stop_reason"] for s in log.samples} == {"unparsed"}

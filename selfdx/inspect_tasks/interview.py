@@ -110,7 +110,8 @@ def interview(
         solver=interview_solver(data, mode, max_questions, answer_format, full_text),
         scorer=interview_scorer(data),
         config=GenerateConfig(max_tokens=512),
-        message_limit=2 + 2 * budget + 4,
+        # room for the opening, every question and reply, a budget notice, a reminder, the answer
+        message_limit=2 + 2 * budget + 6,
         version=TASK_VERSION,
         metadata={
             "benchmark": "interview",

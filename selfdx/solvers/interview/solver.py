@@ -89,10 +89,13 @@ def interview(
                     result.stop_reason = InterviewStop.DECLINE
                     break
                 if parsed.action == "question" and result.questions >= budget:
-                    if budget == 0 and not told:  # never told that no question is left
-                        told = True
-                        text = template("no_questions") if mode == "interview" else reminder(mode)
-                        state.messages.append(ChatMessageUser(content=text))
+                    if mode == "interview" and budget == 0 and not told:
+                        told = True  # never told that no question is left
+                        state.messages.append(ChatMessageUser(content=template("no_questions")))
+                        continue
+                    if mode != "interview" and not reminded:  # a static mode asks for no question
+                        reminded = True
+                        state.messages.append(ChatMessageUser(content=reminder(mode)))
                         continue
                     interviewing = mode == "interview"
                     result.stop_reason = (
