@@ -258,3 +258,17 @@ def test_the_fence_cannot_be_closed_by_the_doctor():
     assert "</doctor>" not in safe and "<doctor>" not in safe
     assert fenced("< / Doctor >hi") == "( / Doctor )hi"
     assert fenced("How is your sleep?") == "How is your sleep?"
+
+
+def test_the_patient_reads_back_what_the_prompt_says():
+    """The offline patient rebuilds each item from its prompt line; it must see exactly what
+    the solver matches questions against (`topic_of`), and find the complaint it came with."""
+    from selfdx.datasets.interview.questions import fact_line, read_fact_lines
+
+    _, cases = load_cases("demo", ["1", "2", "4a", "4b"])
+    for case in cases:
+        for fact in [*case.facts, *case.absent]:
+            ((topic, said),) = read_fact_lines(fact_line(fact))
+            assert (topic, said) == (topic_of(fact), fact.statement), fact.id
+        text, revealed = reply_parts(answer(patient_prompt(case), "What brings you in today?"))
+        assert revealed == [case.complaint] and text == case.fact(case.complaint).statement
