@@ -256,8 +256,18 @@ def test_hf_loader_reads_the_hub_dataset(monkeypatch, tmp_path):
     loaded = load_items("hf")
     assert calls == [(HF_REPO, HF_REVISION, "train")]
     assert [i.sample_id for i in loaded] == [i.sample_id for i in load_items("demo")]
+    # a branch is read at the commit it names now
+    commit = "ab" * 20
+
+    def fake_info(self, repo_id, revision=None, timeout=None, **kwargs):
+        assert (repo_id, revision) == (HF_REPO, "main")
+        return type("Info", (), {"sha": commit})()
+
+    import huggingface_hub
+
+    monkeypatch.setattr(huggingface_hub.HfApi, "dataset_info", fake_info)
     load_items("hf", revision="main")
-    assert calls[-1] == (HF_REPO, "main", "train")
+    assert calls[-1] == (HF_REPO, commit, "train")
 
 
 def test_hf_loader_offline_names_the_alternatives(monkeypatch):

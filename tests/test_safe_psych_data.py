@@ -220,10 +220,57 @@ def test_hf_loader_reads_the_published_schema(tmp_path, monkeypatch):
 
     monkeypatch.setattr(datasets, "load_dataset", fake_load)
     monkeypatch.setattr(hub, "probe_hub", lambda endpoint: None)  # the Hub answers
-    cases = load_cases("hf", revision="abc123")
-    assert calls == {"name": "safepsych/Safe-Psych", "split": "train", "revision": "abc123"}
+    commit = "0123456789abcdef0123456789abcdef01234567"
+    cases = load_cases("hf", revision=commit)
+    assert calls == {"name": "safepsych/Safe-Psych", "split": "train", "revision": commit}
     assert [c.id for c in cases] == ["c1", "c2"]
     assert cases[1].gold_labels == ["Clarify", "Clarify", "Clarify", "Abstain"]
+
+
+def test_hf_branch_is_pinned_to_the_commit_it_names_and_the_run_records_it(
+    tmp_path, monkeypatch, capsys
+):
+    """`revision="main"` (the default) is resolved to its commit before loading; the data is
+    read at that commit and the task records `hf:<repo>@<commit>`."""
+    import datasets
+    import huggingface_hub
+
+    from selfdx.inspect_tasks.safe_psych import safe_psych
+
+    path = write_csv(tmp_path / "train.csv", [ROW])
+    commit = "fedcba9876543210fedcba9876543210fedcba98"
+    asked, loaded = [], []
+    real_load = datasets.load_dataset
+
+    def fake_info(self, repo_id, revision=None, timeout=None, **kwargs):
+        asked.append((repo_id, revision, timeout))
+        return type("Info", (), {"sha": commit})()
+
+    def fake_load(name, split=None, revision=None, **kwargs):
+        loaded.append(revision)
+        return real_load("csv", data_files=str(path), split="train")
+
+    monkeypatch.setattr(huggingface_hub.HfApi, "dataset_info", fake_info)
+    monkeypatch.setattr(datasets, "load_dataset", fake_load)
+    monkeypatch.setattr(hub, "probe_hub", lambda endpoint: None)
+    task = safe_psych(data="hf", strategy="structured_actions")
+    assert asked == [("safepsych/Safe-Psych", "main", hub.HUB_PROBE_SECONDS)]
+    assert loaded == [commit]
+    assert task.metadata["data_source"] == f"hf:safepsych/Safe-Psych@{commit}"
+    assert f"revision 'main' is {commit}" in capsys.readouterr().err
+
+
+def test_hf_unknown_revision_is_one_line(monkeypatch):
+    import huggingface_hub
+
+    def missing(self, repo_id, revision=None, timeout=None, **kwargs):
+        raise huggingface_hub.errors.RevisionNotFoundError("404 Client Error: Revision Not Found")
+
+    monkeypatch.setattr(huggingface_hub.HfApi, "dataset_info", missing)
+    monkeypatch.setattr(hub, "probe_hub", lambda endpoint: None)
+    with pytest.raises(SafePsychDataError, match="revision 'v9' not found") as error:
+        load_cases("hf", revision="v9")
+    assert "\n" not in str(error.value)
 
 
 def test_hf_unreachable_names_the_alternatives(monkeypatch):
@@ -235,7 +282,7 @@ def test_hf_unreachable_names_the_alternatives(monkeypatch):
     monkeypatch.setattr(datasets, "load_dataset", offline)
     monkeypatch.setattr(hub, "probe_hub", lambda endpoint: None)  # reachable, then fails
     with pytest.raises(SafePsychDataError) as error:
-        load_cases("hf")
+        load_cases("hf", revision="0123456789abcdef0123456789abcdef01234567")
     message = str(error.value)
     assert "safepsych/Safe-Psych" in message and "ConnectionError" in message
     assert 'data="demo"' in message and "data=PATH" in message

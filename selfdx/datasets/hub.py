@@ -10,10 +10,11 @@ not hold the dataset.
 
 from __future__ import annotations
 
+import re
 import threading
 from typing import Any
 
-from selfdx.errors import SelfdxError
+from selfdx.errors import SelfdxError, warn
 
 # Seconds the reachability check may take, DNS lookup included.
 HUB_PROBE_SECONDS = 5.0
@@ -65,6 +66,32 @@ def one_line(exc: BaseException) -> str:
     return " ".join(f"{type(exc).__name__}: {exc}".split()).rstrip(":")
 
 
+_COMMIT = re.compile(r"[0-9a-f]{40}")
+
+
+def pin_revision(
+    repo: str, revision: str, endpoint: str, what: str, error: type[SelfdxError] = SelfdxError
+) -> str:
+    """The commit that `revision` (a branch or tag) names on the Hub now, so that a run reads,
+    and records, one snapshot; a commit id as given. Bounded by `HUB_PROBE_SECONDS`."""
+    if _COMMIT.fullmatch(revision):
+        return revision
+    from huggingface_hub import HfApi
+
+    try:
+        info = HfApi(endpoint=endpoint).dataset_info(
+            repo, revision=revision, timeout=HUB_PROBE_SECONDS
+        )
+    except Exception as exc:  # network, auth, an unknown revision
+        raise error(f"{what} '{repo}': revision {revision!r} not found ({one_line(exc)})") from exc
+    commit = str(info.sha)
+    warn(
+        f"{what}: revision {revision!r} is {commit} today; this run reads and records that "
+        f"commit (pass revision={commit} to read the same snapshot again)"
+    )
+    return commit
+
+
 def load_from_hub(
     repo: str,
     revision: str,
@@ -72,17 +99,20 @@ def load_from_hub(
     what: str,
     alternatives: str,
     error: type[SelfdxError] = SelfdxError,
-) -> Any:
-    """`datasets.load_dataset(repo, revision=..., split=...)`, or `error` within seconds.
+) -> tuple[Any, str]:
+    """`datasets.load_dataset(repo, revision=..., split=...)` and the revision read, or `error`
+    within seconds.
 
-    `what` names the dataset in messages; `alternatives` says what to pass instead.
+    A branch or tag is first resolved to the commit it names (`pin_revision`), which is loaded
+    and returned; with `HF_HUB_OFFLINE` the cache is read at `revision` as given. `what` names
+    the dataset in messages; `alternatives` says what to pass instead.
     """
     import datasets
 
     where = f"{what} '{repo}' (revision {revision})"
     if hub_offline():
         try:
-            return datasets.load_dataset(repo, revision=revision, split=split)
+            return datasets.load_dataset(repo, revision=revision, split=split), revision
         except Exception as exc:
             raise error(
                 f'data="hf": HF_HUB_OFFLINE=1 is set and the local Hugging Face cache has no '
@@ -97,8 +127,10 @@ def load_from_hub(
             f"{where} cannot be downloaded. {alternatives} (HF_HUB_OFFLINE=1 reads a copy "
             "already in the local cache.)"
         )
+    revision = pin_revision(repo, revision, endpoint, what, error)
+    where = f"{what} '{repo}' (revision {revision})"
     try:
-        return datasets.load_dataset(repo, revision=revision, split=split)
+        return datasets.load_dataset(repo, revision=revision, split=split), revision
     except Exception as exc:  # the Hub client raises many types: network, auth, missing revision
         raise error(
             f'data="hf": could not load {where} from Hugging Face: {one_line(exc)}. {alternatives}'

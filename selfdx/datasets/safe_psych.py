@@ -25,8 +25,9 @@ logger = logging.getLogger(__name__)
 
 HF_DATASET = "safepsych/Safe-Psych"
 HF_SPLIT = "train"
-# The published dataset's revision. The Hub is not reachable from where this package was built,
-# so the pin is the branch name; pass `revision=<commit sha>` to pin a snapshot exactly.
+# The published dataset's revision. The Hub was not reachable from where this package was
+# built, so no commit id could be written here: a branch or tag is resolved to its commit when
+# the data is read (`selfdx.datasets.hub.pin_revision`), and the run reads and records it.
 HF_REVISION = "main"
 
 DEMO_CSV = DEMO_DIR / "safe_psych_demo.csv"
@@ -290,9 +291,12 @@ def read_csv_records(path: Path) -> tuple[list[dict[str, Any]], list[str]]:
     return list(records), columns
 
 
-def read_hf_records(revision: str = HF_REVISION) -> tuple[list[dict[str, Any]], list[str]]:
-    """Load the published dataset from the Hugging Face Hub (fails within seconds when offline)."""
-    table = load_from_hub(
+def read_hf_records(
+    revision: str = HF_REVISION,
+) -> tuple[list[dict[str, Any]], list[str], str]:
+    """Load the published dataset from the Hugging Face Hub (fails within seconds when offline):
+    the records, the columns, and the commit read (a branch or tag resolved to its commit)."""
+    table, revision = load_from_hub(
         HF_DATASET,
         revision,
         HF_SPLIT,
@@ -302,19 +306,23 @@ def read_hf_records(revision: str = HF_REVISION) -> tuple[list[dict[str, Any]], 
         SafePsychDataError,
     )
     records = [dict(row) for row in table]
-    return records, list(table.column_names)
+    return records, list(table.column_names), revision
+
+
+def read_records(data: str, revision: str) -> tuple[list[dict[str, Any]], list[str], str]:
+    """The raw rows of `data`, their columns, and where they came from (`<repo>@<commit>` for
+    the Hub, else the file)."""
+    if data == "hf":
+        records, columns, commit = read_hf_records(revision)
+        return records, columns, f"{HF_DATASET}@{commit}"
+    path = DEMO_CSV if data == "demo" else Path(data).expanduser()
+    records, columns = read_csv_records(path)
+    return records, columns, str(path)
 
 
 def load_cases(data: str = "demo", revision: str = HF_REVISION) -> list[Case]:
     """Cases from `data`: "hf" (the Hub), "demo" (bundled synthetic set) or a CSV path."""
-    if data == "hf":
-        records, columns = read_hf_records(revision)
-        source = f"{HF_DATASET}@{revision}"
-    else:
-        path = DEMO_CSV if data == "demo" else Path(data).expanduser()
-        records, columns = read_csv_records(path)
-        source = str(path)
-    return records_to_cases(records, columns, source)
+    return records_to_cases(*read_records(data, revision))
 
 
 def case_to_sample(case: Case) -> Sample:
@@ -341,11 +349,13 @@ def case_to_sample(case: Case) -> Sample:
 
 
 def safe_psych_dataset(data: str = "demo", revision: str = HF_REVISION) -> MemoryDataset:
-    """The Safe-Psych cases from `data` as an Inspect dataset (in file order)."""
-    cases = load_cases(data, revision)
+    """The Safe-Psych cases from `data` as an Inspect dataset (in file order); its location is
+    the file, or `<repo>@<commit>` read from the Hub."""
+    records, columns, source = read_records(data, revision)
+    cases = records_to_cases(records, columns, source)
     name = (
         "safe_psych_demo" if data == "demo" else ("safe_psych" if data == "hf" else Path(data).stem)
     )
-    location = str(DEMO_CSV) if data == "demo" else data
+    location = source if data == "hf" else (str(DEMO_CSV) if data == "demo" else data)
     logger.info("Safe-Psych: %d cases from %s", len(cases), location)
     return MemoryDataset([case_to_sample(case) for case in cases], name=name, location=location)

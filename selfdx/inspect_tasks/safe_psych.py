@@ -99,7 +99,10 @@ def safe_psych(
         metadata={
             "benchmark": "safe_psych",
             "strategy": strategy,
-            "data_source": data_source(data, HF_DATASET, revision),
+            # from the Hub: the commit read, a branch or tag resolved
+            "data_source": data_source(
+                data, HF_DATASET, str(dataset.location).rpartition("@")[2] if data == "hf" else ""
+            ),
             "data_sha256": samples_sha256(dataset),
         },
     )

@@ -251,7 +251,7 @@ def items_from_frame(frame: Any, source: str) -> list[MentalBenchItem]:
 def read_hugging_face(revision: str) -> list[MentalBenchItem]:
     """Download (or reuse the cached) `hysong/MentalBench` CSV at `revision` and read it; fails
     within seconds when the Hub is out of reach."""
-    table = load_from_hub(
+    table, revision = load_from_hub(
         HF_REPO,
         revision,
         "train",
