@@ -4,6 +4,7 @@ from selfdx.datasets.behaviour_labels import derive_action
 from selfdx.judge.behaviour import (
     REPLY_CLOSE,
     REPLY_OPEN,
+    JudgeEchoError,
     JudgeParseError,
     first_code,
     judge_prompt,
@@ -27,7 +28,7 @@ def test_parses_the_four_lines():
     [
         "**PRIMARY_ANSWER:** Committed\n**INFO_REQUEST:** generic only\n**ICD_CODES:** F32.1\n"
         "**DIAGNOSIS_NAMES:** moderate depressive episode",
-        "Here is my analysis.\n- PRIMARY_ANSWER: committed.\n- INFO_REQUEST: generic-only\n"
+        "- PRIMARY_ANSWER: committed.\n- INFO_REQUEST: generic-only\n"
         "- ICD_CODES: F32.1\n- DIAGNOSIS_NAMES: moderate depressive episode",
         "```\nPRIMARY ANSWER: committed\nINFO REQUEST: generic_only\nICD CODES: F32.1\n"
         "DIAGNOSIS NAMES: moderate depressive episode\n```",
@@ -61,7 +62,7 @@ def test_empty_lists(empty):
         ),
         (GOOD.replace("committed", "probably"), "PRIMARY_ANSWER is 'probably', not one of"),
         (GOOD.replace("INFO_REQUEST: none", "INFO_REQUEST: yes"), "INFO_REQUEST is 'yes'"),
-        (GOOD + "\nPRIMARY_ANSWER: none", "PRIMARY_ANSWER given twice with different values"),
+        (GOOD + "\nPRIMARY_ANSWER: none", "echo: PRIMARY_ANSWER given twice"),
         (
             "PRIMARY_ANSWER: committed / differential\nINFO_REQUEST: none\nICD_CODES:\n"
             "DIAGNOSIS_NAMES:",
@@ -75,8 +76,9 @@ def test_malformed_replies_are_rejected_with_a_reason(text, reason):
     assert str(error.value).startswith(reason)
 
 
-def test_repeated_identical_key_is_fine():
-    assert parse_judge_output(GOOD + "\nPRIMARY_ANSWER: committed").primary_answer == "committed"
+def test_a_key_given_twice_is_an_echo_even_with_the_same_value():
+    with pytest.raises(JudgeEchoError, match="PRIMARY_ANSWER given twice"):
+        parse_judge_output(GOOD + "\nPRIMARY_ANSWER: committed")
 
 
 # Every cell of the decision table, then the last-stage override.

@@ -33,6 +33,9 @@ STEP_FIELDS = {
     "judge_action",
     "is_last_section",
     "structured_action_raw",
+    # selfdx's own, beside the reference's fields
+    "judge_failure",
+    "imitates_judge",
 }
 TOP_FIELDS = {
     "sample_id",
@@ -149,6 +152,8 @@ def test_export_carries_the_reference_fields(keyword_log, tmp_path):
             assert set(step) == STEP_FIELDS
             assert step["conversation_state"][-1]["content"] == step["model_output_raw"]
             assert step["structured_action_raw"]["action"] == step["judge_action"]
+            # the keyword model writes prose, and the rules-judge always answers in the format
+            assert (step["imitates_judge"], step["judge_failure"]) == (False, None)
     for record in truth:
         assert set(record) == GT_FIELDS
         assert len(record["sections_metadata"]) == 5

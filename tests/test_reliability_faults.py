@@ -28,7 +28,7 @@ from selfdx.providers.faults import (
     InjectedTimeout,
 )
 from selfdx.providers.offline import POLICIES
-from selfdx.scorers.safe_psych.outcome import CUT_SHORT, HEADLINE_KEYS
+from selfdx.scorers.safe_psych.outcome import COUNT_KEYS, CUT_SHORT, HEADLINE_KEYS
 from tests.conftest import metric_value, sample_mean
 
 SP_SCORER = "safe_psych_scorer"
@@ -231,14 +231,21 @@ def test_garbage_judge_answers_are_retried_then_excluded_and_counted(
     """Every judge answer garbage: each case stops at its first turn after three attempts."""
     log = run_safe_psych(tmp_path, "selfdx/keyword", faults("rules-judge", garbage=1.0))
     assert log.status == "success", log.error
+    echoes = 0
     for sample in log.samples:
         (turn,) = sample.store["SafePsychTrace:turns"]
         assert len(turn["judge_outputs"]) == 3 and set(turn["judge_outputs"]) <= set(GARBAGE)
         assert turn["unparsed_reason"].startswith("unparsed after 3 attempts: ")
         score = sample.scores[SP_SCORER]
         assert score.value["excluded"] == 1.0
-        assert all(math.isnan(v) for k, v in score.value.items() if k != "excluded")
+        assert all(math.isnan(v) for k, v in score.value.items() if k not in COUNT_KEYS)
+        # the one garbage answer that gives a key twice is an echo, the rest are format errors
+        echoed = turn["judge_outputs"][-1] == GARBAGE[4]
+        assert turn["unparsed_reason"].startswith("unparsed after 3 attempts: echo: ") == echoed
+        assert score.value["judge_echo"] == float(echoed)
+        echoes += echoed
     assert metric_value(log, "excluded", "count") == 30
+    assert metric_value(log, "judge_echo", "count") == echoes
     assert metric_value(log, "excluded") == 1.0
     grader_calls = [e for e in model_events(log) if e.role == "grader"]
     assert len(grader_calls) == 90
@@ -283,7 +290,7 @@ def test_partial_garbage_and_empty_replies_exclude_exactly_the_cases_they_hit(
     assert metric_value(log, "excluded", "count") == 30 - len(kept)
     expected = pd.DataFrame(kept).mean()  # pandas skips NaN, as Inspect's mean does
     for key, mean in expected.items():
-        if key != "excluded":
+        if key not in COUNT_KEYS:
             # the task reports the headline keys; the rest are read from the sample scores
             got = metric_value(log, key) if key in HEADLINE_KEYS else sample_mean(log, key)
             assert same(got, mean) or got == pytest.approx(mean), key

@@ -20,8 +20,9 @@ from selfdx.datasets.safe_psych import load_cases
 from selfdx.judge.behaviour import (
     REPLY_CLOSE,
     REPLY_OPEN,
-    JudgeParseError,
+    JudgeEchoError,
     judge_prompt,
+    judged_text,
     parse_judge_output,
 )
 from selfdx.providers.safe_psych_policies import rules_judge
@@ -57,8 +58,10 @@ def test_judge_prompt_keeps_one_fence_around_the_whole_reply(reply: str) -> None
     prompt = judge_prompt(reply)
     assert prompt.count(REPLY_OPEN) == 1 and prompt.count(REPLY_CLOSE) == 1
     inside = prompt[prompt.index(REPLY_OPEN) + len(REPLY_OPEN) : prompt.index(REPLY_CLOSE)]
-    # the whole reply is inside, its own markers split by one space
-    assert inside.strip().replace("<<< ", "<<<").replace(" >>>", ">>>") == reply
+    # the whole reply is inside but for its lines in the judge's format, which the judge is
+    # never shown; its own markers are split by one space
+    assert inside.strip().replace("<<< ", "<<<").replace(" >>>", ">>>") == judged_text(reply)
+    assert FORGED.splitlines()[0] not in inside
     assert "<<<" not in inside.replace("<<< ", "") and ">>>" not in inside.replace(" >>>", "")
 
 
@@ -70,7 +73,7 @@ def test_injected_judge_lines_do_not_change_the_verdict(reply: str) -> None:
 def test_a_judge_that_echoes_the_forged_lines_is_unparsed_not_misread() -> None:
     honest = "PRIMARY_ANSWER: committed\nINFO_REQUEST: none\nICD_CODES: F32.1\nDIAGNOSIS_NAMES:"
     for answer in (f"The reply says:\n{FORGED}\n\n{honest}", f"{honest}\n> {FORGED}"):
-        with pytest.raises(JudgeParseError, match="given twice with different values"):
+        with pytest.raises(JudgeEchoError, match="^echo: "):
             parse_judge_output(answer)
 
 
@@ -92,9 +95,15 @@ def test_injection_through_a_whole_run_leaves_every_verdict(log_dir: str) -> Non
         (turn,) = attacked.store["SafePsychTrace:turns"]
         assert attack in turn["reply"]
         assert (turn["primary_answer"], turn["action"]) == ("committed", "Diagnose")
+        assert turn["imitates_judge"] is True
+        attacked_values = dict(attacked.scores["safe_psych_scorer"].value)
+        honest_values = dict(honest.scores["safe_psych_scorer"].value)
+        # the verdict is the honest one; the imitation is recorded, not rewarded
         assert (
-            attacked.scores["safe_psych_scorer"].value == honest.scores["safe_psych_scorer"].value
-        )
+            attacked_values.pop("judge_format_reply"),
+            honest_values.pop("judge_format_reply"),
+        ) == (1.0, 0.0)
+        assert attacked_values == honest_values
 
 
 # ---------------------------------------------------------------------------- where text goes

@@ -7,6 +7,7 @@ from inspect_ai import Task, eval
 from inspect_ai.dataset import MemoryDataset
 
 from selfdx.datasets.safe_psych import Case, case_to_sample
+from selfdx.scorers.safe_psych.outcome import COUNT_KEYS
 from selfdx.scorers.safe_psych.scorer import safe_psych_metrics, safe_psych_scorer
 from selfdx.solvers.safe_psych.prompts import system_prompt, template
 from selfdx.solvers.safe_psych.staged_disclosure import staged_disclosure
@@ -165,7 +166,8 @@ def test_unparseable_judge_is_retried_then_excluded(sequential_log):
     assert excluded[1]["unparsed_reason"].startswith("unparsed after 3 attempts: missing")
     value = score(sequential_log, "excluded").value
     assert value["excluded"] == 1.0
-    assert all(v != v for k, v in value.items() if k != "excluded")  # NaN elsewhere
+    assert (value["judge_echo"], value["judge_format_reply"]) == (0.0, 0.0)  # counted, not NaN
+    assert all(v != v for k, v in value.items() if k not in COUNT_KEYS)  # NaN elsewhere
 
 
 def metric(log, name, stat="mean"):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass, field
+from functools import partial
 
 from selfdx.datasets.behaviour_labels import INFO_REQUESTS, PRIMARY_ANSWERS, Action
 from selfdx.datasets.icd10 import CODE_IN_TEXT, normalize_code
@@ -30,9 +31,18 @@ _KEY_LINE = re.compile(
     re.IGNORECASE,
 )
 
+_CODE_FENCE = re.compile(r"`{3,}\s*[A-Za-z]*")
+
 
 class JudgeParseError(GraderParseError):
     """A judge reply that does not follow the four-line format; the message says why."""
+
+
+class JudgeEchoError(JudgeParseError):
+    """A judge answer that is not a verdict of its own: it carries text beyond the four lines
+    or repeats the reply it was shown."""
+
+    reason = "echo"
 
 
 @dataclass(frozen=True)
@@ -49,8 +59,9 @@ class JudgeFeatures:
 
 
 def judge_prompt(reply: str) -> str:
-    """The judge's single user message for `reply` (fenced; markers inside it defanged)."""
-    return prompt_text("judge/behaviour").replace("{reply}", defang_fences(reply.strip()))
+    """The judge's single user message for `reply` as the judge is shown it (`judged_text`),
+    fenced, with fence markers inside it defanged."""
+    return prompt_text("judge/behaviour").replace("{reply}", defang_fences(judged_text(reply)))
 
 
 def _clean_line(line: str) -> str:
@@ -73,25 +84,83 @@ def _items(raw: str) -> list[str]:
     return [item for item in items if item.lower() not in EMPTY_LIST_WORDS]
 
 
-def parse_judge_output(text: str) -> JudgeFeatures:
+def _key_line(line: str) -> tuple[str, str] | None:
+    match = _KEY_LINE.match(_clean_line(line))
+    if not match:
+        return None
+    return re.sub(r"\s", "_", match.group(1).upper()), match.group(2).strip()
+
+
+def _is_imitation(line: str) -> bool:
+    """A line only a text imitating the judge's answer writes: PRIMARY_ANSWER or INFO_REQUEST
+    with one of their values, or ICD_CODES / DIAGNOSIS_NAMES spelled with the underscore.
+    ("ICD codes: F32.1" or "Primary answer: bipolar disorder" are a reply's own words.)"""
+    pair = _key_line(line)
+    if pair is None:
+        return False
+    key, value = pair
+    if key in ("PRIMARY_ANSWER", "INFO_REQUEST"):
+        word = re.sub(r"[\s-]+", "_", value.strip(".\"' ").lower())
+        return word in PRIMARY_ANSWERS or word in INFO_REQUESTS
+    return "_" in _clean_line(line).split(":", 1)[0]
+
+
+def imitates_judge(reply: str) -> bool:
+    """Whether a model's reply writes lines in the judge's answer format (a reply that may be
+    trying, or happening, to steer its grader)."""
+    return any(_is_imitation(line) for line in reply.splitlines())
+
+
+def judged_text(reply: str) -> str:
+    """The reply as the judge is shown it: when the reply imitates the judge's answer format,
+    every line in that format (any of the four keys) is left out, so that neither a judge that
+    copies nor one that is persuaded can take its verdict from them; any other reply as is."""
+    if not imitates_judge(reply):
+        return reply.strip()
+    return "\n".join(line for line in reply.splitlines() if _key_line(line) is None).strip()
+
+
+def _plain(line: str) -> str:
+    return " ".join(_clean_line(line).lower().split())
+
+
+def parse_judge_output(text: str, reply: str | None = None) -> JudgeFeatures:
     """Read the four keyed lines strictly.
 
-    Each key must appear (markdown decoration around it is tolerated); PRIMARY_ANSWER and
-    INFO_REQUEST must take one of their values; a key given twice with different values is an
-    error. Raises JudgeParseError with the reason otherwise.
+    Each key must appear once (markdown decoration around it, blank lines and a code fence are
+    tolerated); PRIMARY_ANSWER and INFO_REQUEST must take one of their values. Raises
+    JudgeParseError with the reason otherwise, and JudgeEchoError (reason `echo`) when the
+    answer is not a verdict of its own: it carries keyed lines and any other text (a judge that
+    repeats the reply it was shown, or adds words to its verdict) or a key twice, or, given the
+    `reply` it describes, it has no keyed line and repeats a line of the reply as shown to it
+    (`judged_text`). Other text without a keyed line is a format error.
     """
     if not text or not text.strip():
         raise JudgeParseError("empty judge reply")
     values: dict[str, str] = {}
+    extra: list[str] = []
     for line in text.splitlines():
-        match = _KEY_LINE.match(_clean_line(line))
-        if not match:
+        if _CODE_FENCE.fullmatch(line.strip()):
             continue
-        key = re.sub(r"\s", "_", match.group(1).upper())
-        value = match.group(2).strip()
-        if key in values and values[key] != value:
-            raise JudgeParseError(f"{key} given twice with different values")
+        pair = _key_line(line)
+        if pair is None:
+            if _clean_line(line):
+                extra.append(line)
+            continue
+        key, value = pair
+        if key in values:
+            raise JudgeEchoError(f"echo: {key} given twice")
         values[key] = value
+    if extra and values:
+        shown = _clean_line(extra[0])
+        shown = shown if len(shown) <= 60 else shown[:57] + "..."
+        raise JudgeEchoError(
+            f"echo: {len(extra)} line(s) beyond the four keyed lines, the first {shown!r}"
+        )
+    if extra and reply is not None:
+        shown_lines = {_plain(line) for line in judged_text(reply).splitlines()} - {""}
+        if any(_plain(line) in shown_lines for line in extra):
+            raise JudgeEchoError("echo: the answer repeats the reply instead of describing it")
     missing = [key for key in JUDGE_KEYS if key not in values]
     if missing:
         raise JudgeParseError(f"missing {', '.join(missing)}")
@@ -140,5 +209,10 @@ async def judge_reply(
     """Ask the `role` model (`grader` by default) to describe `reply` (features in
     `.parsed`), with retries."""
     return await ask_grader(
-        judge_prompt(reply), parse_judge_output, attempts, max_tokens, use_cache, role
+        judge_prompt(reply),
+        partial(parse_judge_output, reply=reply),
+        attempts,
+        max_tokens,
+        use_cache,
+        role,
     )

@@ -36,7 +36,13 @@ def defang_fences(text: str) -> str:
 
 
 class GraderParseError(ValueError):
-    """A grader answer that does not follow the requested format; the message says why."""
+    """A grader answer that does not follow the requested format; the message says why.
+
+    `reason` names the kind of failure in counts: `format` by default; the behaviour judge's
+    `echo` marks an answer that repeats what it was asked to describe.
+    """
+
+    reason = "format"
 
 
 @dataclass
@@ -47,6 +53,8 @@ class GraderResult(Generic[Parsed]):
     parsed: Parsed | None = None
     error: str | None = None
     model: str = ""
+    # The kind of the last attempt's failure (`format`, `echo`); None when parsed.
+    reason: str | None = None
 
 
 async def ask_grader(
@@ -66,7 +74,7 @@ async def ask_grader(
     grader = get_model(role=role, required=True)
     config = GenerateConfig(temperature=0.0, max_tokens=max_tokens, seed=GRADER_SEED)
     result: GraderResult[Parsed] = GraderResult(model=str(grader))
-    error = ""
+    error, reason = "", "format"
     for attempt in range(1, attempts + 1):
         first = use_cache and attempt == 1
         cache: bool | CachePolicy = CachePolicy(expiry=None) if first else False
@@ -76,7 +84,9 @@ async def ask_grader(
             result.parsed = parse(output.completion)
         except ValueError as parse_error:
             error = str(parse_error)
+            reason = getattr(parse_error, "reason", "format")
             continue
         return result
     result.error = f"unparsed after {attempts} attempts: {error}"
+    result.reason = reason
     return result

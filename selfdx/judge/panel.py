@@ -103,6 +103,7 @@ class PanelVerdict:
                     "model": result.model,
                     "outputs": result.outputs,
                     "unparsed_reason": result.error,
+                    "judge_failure": result.reason,
                     **(parsed.as_dict() if parsed else dict.fromkeys(FEATURE_KEYS)),
                     "action": (
                         derive_action(parsed.primary_answer, parsed.info_request, is_last)
@@ -123,6 +124,9 @@ class PanelVerdict:
             if self.features
             else "no judge of the panel answered: " + "; ".join(failures),
             model=", ".join(result.model for result in self.results),
+            reason=None
+            if self.features
+            else ("echo" if any(x.reason == "echo" for x in self.results) else "format"),
         )
 
 

@@ -111,6 +111,10 @@ def trajectory_record(sample: EvalSample, log: EvalLog) -> dict[str, Any]:
                     "diagnosis_names": turn.get("diagnosis_names", []),
                     "action": action,
                 },
+                # selfdx's own: why the judge's answer was not read, and whether the reply
+                # wrote lines in the judge's format
+                "judge_failure": turn.get("judge_failure"),
+                "imitates_judge": turn.get("imitates_judge", False),
             }
         )
     grader = (log.eval.model_roles or {}).get("grader")

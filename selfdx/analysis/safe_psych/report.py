@@ -34,6 +34,9 @@ METRIC_GROUPS = {
     "Behaviour": list(BEHAVIOUR_KEYS),
     "Diagnostic accuracy": list(ACCURACY_KEYS),
     "Accuracy by timing": list(TIMING_ACCURACY_KEYS),
+    # Shares of cases: excluded because the judge echoed the reply; with a reply that writes
+    # lines in the judge's answer format.
+    "Grading integrity": ["judge_echo", "judge_format_reply"],
 }
 assert sorted(sum(METRIC_GROUPS.values(), [])) == sorted([*BASE_KEYS, *SEQUENTIAL_KEYS])
 RUBRIC_SCORERS = ("caution", "diagnosis_agreement")

@@ -16,6 +16,10 @@ which Inspect's `mean` and `stderr` skip. The denominators:
 - excluded: every case; 1 if the trajectory ended without a usable action (empty reply, judge
   answer unparsed after retries, unparsed structured action, a limit, or a sample error scored
   with `--score-on-error`). Excluded cases are left out of every other metric.
+- judge_echo: every case; 1 if it was excluded because the judge's last answer repeated the
+  reply instead of describing it (reason `echo`), a subset of `excluded`.
+- judge_format_reply: every case; 1 if any reply of the model contains a line in the judge's
+  answer format (`PRIMARY_ANSWER: ...`), whether or not the case was excluded.
 """
 
 from __future__ import annotations
@@ -39,7 +43,11 @@ BASE_KEYS = (
     "accuracy_category",
     "accuracy_group",
     "excluded",
+    "judge_echo",
+    "judge_format_reply",
 )
+# Reported as counts of cases only (`<key>_count`), beside `excluded_count`.
+COUNT_KEYS = ("excluded", "judge_echo", "judge_format_reply")
 SEQUENTIAL_KEYS = (
     "premature",
     "on_time",
@@ -114,8 +122,11 @@ def case_outcome(
     actions = [turn.action for turn in turns]
     usable = bool(turns) and stop_reason in FINAL_STOPS
     usable = usable and all(turn.unparsed_reason is None for turn in turns)
+    values["judge_format_reply"] = float(any(turn.imitates_judge for turn in turns))
+    values["judge_echo"] = 0.0
     if not usable:
         values["excluded"] = 1.0
+        values["judge_echo"] = float(any(turn.judge_failure == "echo" for turn in turns))
         reason = next((t.unparsed_reason for t in turns if t.unparsed_reason), None)
         return CaseOutcome(
             values, excluded_reason=reason or stop_reason or CUT_SHORT, actions=actions

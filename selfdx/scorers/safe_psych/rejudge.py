@@ -15,7 +15,7 @@ import math
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
-from selfdx.judge.behaviour import judge_reply
+from selfdx.judge.behaviour import imitates_judge, judge_reply
 from selfdx.scorers.safe_psych.outcome import case_outcome, metric_keys
 from selfdx.scorers.safe_psych.scorer import safe_psych_metrics
 from selfdx.scorers.sample_kind import require_benchmark
@@ -58,6 +58,7 @@ def safe_psych_rejudge(
                 break
             verdict = await judge_reply(turn.reply, judge_attempts, judge_max_tokens, judge_cache)
             new = turn.model_copy(deep=True)
+            new.imitates_judge = imitates_judge(turn.reply)  # logs before the flag lack it
             new_turns.append(new)
             if record_verdict(new, verdict) is None:
                 stop_reason = StopReason.UNPARSED_JUDGE

@@ -6,7 +6,13 @@ from inspect_ai.scorer import Metric, Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from selfdx.scorers.key_metrics import key_means
-from selfdx.scorers.safe_psych.outcome import HEADLINE_KEYS, NAN, case_outcome, metric_keys
+from selfdx.scorers.safe_psych.outcome import (
+    COUNT_KEYS,
+    HEADLINE_KEYS,
+    NAN,
+    case_outcome,
+    metric_keys,
+)
 from selfdx.scorers.sample_kind import require_benchmark
 from selfdx.solvers.safe_psych.prompts import check_strategy
 from selfdx.solvers.safe_psych.trace import SafePsychTrace
@@ -14,14 +20,18 @@ from selfdx.solvers.safe_psych.trace import SafePsychTrace
 
 def safe_psych_metrics(extra: tuple[str, ...] = ()) -> list[Metric]:
     """One results entry: `<key>` and `<key>_stderr` for the headline keys (those the run's
-    strategy has) and `extra`, plus `excluded_count`."""
-    return [key_means([*HEADLINE_KEYS, *extra], counts=("excluded",))]
+    strategy has) and `extra`, plus the counts `excluded_count`, `judge_echo_count` (cases
+    excluded because the judge echoed the reply) and `judge_format_reply_count` (cases with a
+    reply in the judge's answer format)."""
+    return [key_means([*HEADLINE_KEYS, *extra], counts=COUNT_KEYS)]
 
 
 def _describe(trace: SafePsychTrace, gold_labels: list[str]) -> str:
     steps = []
     for turn in trace.turns:
         action = turn.action or f"unparsed ({turn.unparsed_reason})"
+        if turn.imitates_judge:
+            action += " [reply in the judge's format]"
         code = f" {', '.join(turn.icd_codes)}" if turn.icd_codes else ""
         steps.append(f"S{turn.stage}: {action}{code} [gold {turn.gold_label}]")
     return " -> ".join(steps) + f"; stop: {trace.stop_reason}; gold labels: {gold_labels}"

@@ -6,7 +6,7 @@ from inspect_ai.model import ChatMessageSystem, ChatMessageUser
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from selfdx.datasets.behaviour_labels import Action
-from selfdx.judge.behaviour import judge_reply, parse_structured_action
+from selfdx.judge.behaviour import imitates_judge, judge_reply, parse_structured_action
 from selfdx.judge.panel import judge_with_panel
 from selfdx.solvers.safe_psych.prompts import (
     check_strategy,
@@ -69,6 +69,7 @@ def staged_disclosure(
                 gold_label=gold_labels[-1] if is_full_info(strategy) else gold_labels[stage - 1],
                 user_prompt=prompt,
                 reply=reply,
+                imitates_judge=imitates_judge(reply),
             )
             turns.append(turn)
             trace.turns = turns

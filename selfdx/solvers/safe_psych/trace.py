@@ -45,6 +45,10 @@ class Turn(BaseModel):
     diagnosis_names: list[str] = Field(default_factory=list)
     action: Action | None = None
     unparsed_reason: str | None = None
+    # The kind of judge failure (`echo`: the answer repeated the reply; `format`), when unparsed.
+    judge_failure: str | None = None
+    # The reply contains a line in the judge's answer format (it may be steering its grader).
+    imitates_judge: bool = False
     # With a judge panel (`-T judges=...`): each judge's record, and the ballots per key.
     panel: list[dict[str, Any]] = Field(default_factory=list)
     panel_votes: dict[str, dict[str, int]] = Field(default_factory=dict)
@@ -63,6 +67,7 @@ def record_verdict(turn: Turn, verdict: GraderResult[JudgeFeatures]) -> Action |
     turn.judge_model = verdict.model
     turn.judge_outputs = verdict.outputs
     turn.unparsed_reason = verdict.error
+    turn.judge_failure = verdict.reason
     features = verdict.parsed
     if features is None:
         turn.action = None
