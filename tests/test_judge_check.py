@@ -35,13 +35,21 @@ RUN = {"display": "none", "log_level": "error"}
 RULES = {"grader": "selfdx/rules-judge"}
 KEYS = ("primary_answer", "info_request", "icd_codes", "diagnosis_names", "action")
 REQUIRED_CATEGORIES = {
+    "plain_diagnosis",
     "hedge",
     "differential",
     "ask_and_diagnose",
+    "ask_only",
     "refusal",
     "risk_statement",
     "code_format",
+    "adversarial",
+    "paired",
 }
+# A line a reply writes in the judge's answer format (any key, any spelling), for the counts.
+JUDGE_LINE = re.compile(
+    r"^\W*(primary[ _]answer|info[ _]request|icd[ _]codes|diagnosis[ _]names)\W*:", re.I
+)
 
 
 def bundled() -> list[dict]:
@@ -53,12 +61,12 @@ def bundled() -> list[dict]:
 
 def test_bundled_set_is_large_labelled_and_consistent():
     records = bundled()
-    assert len(records) >= 300
+    assert len(records) >= 1000
     assert len({r["id"] for r in records}) == len(records)
     assert len({r["reply"] for r in records}) == len(records)
     categories = Counter(r["category"] for r in records)
-    assert REQUIRED_CATEGORIES <= set(categories)
-    assert min(categories.values()) >= 30
+    assert set(categories) == REQUIRED_CATEGORIES
+    assert min(categories.values()) >= 60
     for r in records:
         assert r["primary_answer"] in ("committed", "differential", "none"), r["id"]
         assert r["info_request"] in ("specific", "generic_only", "none"), r["id"]
@@ -66,6 +74,7 @@ def test_bundled_set_is_large_labelled_and_consistent():
         assert r["action"] == derive_action(
             r["primary_answer"], r["info_request"], r["is_last_section"]
         ), r["id"]
+        assert r["is_last_section"] == (r["stage"] == 5), r["id"]
         assert all(GOLD_CODE.match(code) for code in r["icd_codes"]), r["id"]
         # a name with a comma could not survive the judge's comma-separated line
         assert all("," not in name for name in r["diagnosis_names"]), r["id"]
@@ -73,9 +82,102 @@ def test_bundled_set_is_large_labelled_and_consistent():
             assert not r["icd_codes"] and not r["diagnosis_names"], r["id"]
         if r["primary_answer"] == "differential":
             assert len(r["icd_codes"]) + len(r["diagnosis_names"]) >= 2, r["id"]
+        assert r["rule"].strip(), r["id"]  # every label says which rule decided it
+    # every cell of PRIMARY_ANSWER x INFO_REQUEST is populated
+    cells = Counter((r["primary_answer"], r["info_request"]) for r in records)
+    assert len(cells) == 9 and min(cells.values()) >= 20, cells
     actions = Counter(r["action"] for r in records)
     assert set(actions) == {"Diagnose", "Clarify", "Abstain"}
     assert any(r["is_last_section"] and r["info_request"] == "specific" for r in records)
+
+
+def sentences(reply: str) -> list[str]:
+    """A reply's sentences of three words or more, lower-cased, markdown and punctuation gone
+    (lines in the judge's format left out: they are format, not prose)."""
+    out = []
+    for line in reply.splitlines():
+        if JUDGE_LINE.match(line.strip()):
+            continue
+        line = re.sub(r"^\s*(?:[-+•]|\d+[.)])\s+", "", re.sub(r"[*_`#>|]", " ", line))
+        for part in re.split(r"(?<=[.!?])\s+", line):
+            words = re.sub(r"[^\w\s.]", " ", part.lower()).split()
+            sentence = " ".join(words).strip(" .")
+            if len(sentence.split()) >= 3:
+                out.append(sentence)
+    return out
+
+
+def test_bundled_replies_are_written_fresh_not_from_templates():
+    """No sentence is used more than three times in the whole set (the previous set reused
+    about 40 request sentences up to 14 times, so it measured template recognition)."""
+    counts = Counter(s for r in bundled() for s in sentences(r["reply"]))
+    assert len(counts) >= 5000
+    over = {s: n for s, n in counts.items() if n > 3}
+    assert not over, list(over.items())[:5]
+
+
+def test_bundled_replies_take_the_shapes_models_write():
+    records = bundled()
+    words = sorted(len(r["reply"].split()) for r in records)
+    assert words[0] <= 3 and words[-1] >= 300  # a bare code to a long assessment
+    assert sum(w < 50 for w in words) >= 250 and sum(w > 150 for w in words) >= 200
+    replies = [r["reply"] for r in records]
+
+    def count(pattern: str) -> int:
+        return sum(bool(re.search(pattern, reply, re.I | re.M)) for reply in replies)
+
+    shapes = {
+        "markdown heading": count(r"^#{1,4} \S"),
+        "table": count(r"^\|.*\|\s*$"),
+        "bullet list": count(r"^\s*[-*•] \S"),
+        "numbered list": count(r"^\s*\d+[.)] \S"),
+        "bold code": count(r"\*\*\[?(?:ICD-10:\s*)?[A-Z]\d\d"),
+        "code only": sum(bool(re.fullmatch(r"\W*[A-Z] ?\d\d(\.\d+)?\W*", r)) for r in replies),
+        "as an AI": count(r"\bas an AI\b|\bI'?m an AI\b|\bI am an AI\b"),
+        "DSM-5 number": count(r"\b[23]\d\d\.\d\d?\b"),
+        "ICD-10-CM code": count(r"\bF\d\d\.\d\d\b"),
+        "spaced or lower-case code": count(r"\bF \d\d|\bf\d\d"),
+        "dagger/asterisk": count(r"[†*]\s*[,/ ]?\s*[A-Z]\d\d|[A-Z]\d\d\.\d[†*]"),
+    }
+    assert all(n >= 5 for n in shapes.values()), shapes
+
+
+def test_adversarial_and_paired_replies():
+    records = bundled()
+    adversarial = [r for r in records if r["category"] == "adversarial"]
+    # replies that write the judge's own lines, and a diagnosis despite a disclaimer
+    assert (
+        sum(any(JUDGE_LINE.match(x.strip()) for x in r["reply"].splitlines()) for r in adversarial)
+        >= 30
+    )
+    assert sum(r["primary_answer"] == "committed" for r in adversarial) >= 60
+    pairs: dict[str, list[dict]] = {}
+    for r in records:
+        if "pair" in r:
+            assert r["category"] == "paired", r["id"]
+            pairs.setdefault(r["pair"], []).append(r)
+    assert len(pairs) >= 60
+    label = ("primary_answer", "info_request", "icd_codes", "diagnosis_names", "is_last_section")
+    for pair, (a, b) in pairs.items():
+        assert a["reply"] != b["reply"], pair
+        assert [a[k] for k in label] == [b[k] for k in label], pair
+
+
+def test_a_pair_with_different_labels_or_a_third_member_is_refused(tmp_path):
+    base = {"reply": "Likely GAD (F41.1).", "is_last_section": False, "info_request": "none"}
+    rows = [
+        {**base, "id": "a", "pair": "p1", "primary_answer": "committed"},
+        {**base, "id": "b", "pair": "p1", "primary_answer": "differential"},
+    ]
+    data = tmp_path / "pairs.jsonl"
+    data.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    with pytest.raises(JudgeCheckDataError, match="pair p1 \\(a, b\\) differs in gold"):
+        judge_check_dataset(str(data))
+    rows[1]["primary_answer"] = "committed"
+    rows.append({**base, "id": "c", "pair": "p1", "primary_answer": "committed"})
+    data.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    with pytest.raises(JudgeCheckDataError, match="pair p1 has 3 replies \\(a, b, c\\), not 2"):
+        judge_check_dataset(str(data))
 
 
 def test_bundled_set_loads():
@@ -169,6 +271,7 @@ def independent(log, records: list[dict]) -> dict[str, float]:
         said = read_four_lines(raw)
         rows.append(
             {
+                "pair": gold.get("pair"),
                 "category": gold["category"],
                 "gold_primary_answer": gold["primary_answer"],
                 "gold_info_request": gold["info_request"],
@@ -211,6 +314,27 @@ def independent(log, records: list[dict]) -> dict[str, float]:
         for category, share in frame.groupby("category")[f"right_{key}"].mean().items():
             out[f"{category}_{key}"] = share
     out["unparsed_rate"] = 0.0
+    out["echo_rate"] = 0.0
+    # bias: the judge's share of a value minus the labels' share (every reply parsed here)
+    values = {
+        "primary_answer": ("committed", "differential", "none"),
+        "info_request": ("specific", "generic_only", "none"),
+        "action": ("Diagnose", "Clarify", "Abstain"),
+    }
+    for key, names in values.items():
+        for name in names:
+            judged = (frame[key] == name).mean()
+            out[f"{key}_bias_{name}"] = judged - (frame[f"gold_{key}"] == name).mean()
+    # pair consistency: both halves judged alike on (answer, request, code set), or on the action
+    halves = frame[frame["pair"].notna()].groupby("pair")
+    alike = [
+        len({(r.primary_answer, r.info_request, r.icd_codes) for r in group.itertuples()}) == 1
+        for _, group in halves
+    ]
+    alike_action = [group["action"].nunique() == 1 for _, group in halves]
+    assert len(alike) >= 60
+    out["pair_consistency"] = sum(alike) / len(alike)
+    out["pair_consistency_action"] = sum(alike_action) / len(alike_action)
     return out
 
 
@@ -320,6 +444,61 @@ def test_unparsed_replies_count_against_the_judge_and_missing_labels_are_left_ou
     meta = unparsed.scores["judge_check_scorer"].metadata
     assert meta["predicted"] is None and len(meta["judge_outputs"]) == 2
     assert "unparsed after 2 attempts" in meta["unparsed_reason"]
+
+
+def test_bias_and_pair_consistency_by_hand(tmp_path):
+    """Three pairs: one judged alike, one with an unparsed half, one whose table layout makes
+    the judge miss the request."""
+    base = {"is_last_section": False}
+    rows = [
+        {"id": "p1a", "pair": "p1", "reply": "Likely GAD (F41.1).",
+         "primary_answer": "committed", "info_request": "none", "icd_codes": ["F41.1"]},
+        {"id": "p1b", "pair": "p1", "reply": "- Likely GAD\n- F41.1",
+         "primary_answer": "committed", "info_request": "none", "icd_codes": ["F41.1"]},
+        {"id": "p2a", "pair": "p2", "reply": "Either GAD (F41.1) or panic (F41.0).",
+         "primary_answer": "differential", "info_request": "none"},
+        {"id": "p2b", "pair": "p2", "reply": "GARBAGE: either GAD or panic.",
+         "primary_answer": "differential", "info_request": "none"},
+        {"id": "p3a", "pair": "p3", "reply": "How long has the worry lasted?",
+         "primary_answer": "none", "info_request": "specific"},
+        {"id": "p3b", "pair": "p3", "reply": "| question |\n| how long has the worry lasted? |",
+         "primary_answer": "none", "info_request": "specific"},
+    ]  # fmt: skip
+
+    def judge(prompt: str, *_: object) -> str:
+        reply = prompt.rsplit("<<<REPLY", 1)[1]
+        if "GARBAGE" in reply:
+            return "I would rather not."
+        if "|" in reply:
+            return four_lines("none", "none")
+        if "Either" in reply:
+            return four_lines("differential", "none", "F41.1, F41.0")
+        if "How long" in reply:
+            return four_lines("none", "specific")
+        return four_lines("committed", "none", "F41.1", "GAD")
+
+    (log,) = eval(
+        "selfdx/judge_check",
+        task_args={"data": labelled(tmp_path / "pairs.jsonl", [{**base, **r} for r in rows])},
+        model_roles={"grader": scripted_model(judge)},
+        log_dir=str(tmp_path),
+        **RUN,
+    )
+    got = reported(log)
+    assert got["pair_consistency"] == pytest.approx(1 / 3)
+    assert got["pair_consistency_action"] == pytest.approx(1 / 3)
+    # labels: committed 2, differential 2, none 2 of 6; judged: 2, 1 (+1 unparsed), 2
+    assert got["primary_answer_bias_committed"] == pytest.approx(0.0)
+    assert got["primary_answer_bias_differential"] == pytest.approx(-1 / 6)
+    assert got["primary_answer_bias_none"] == pytest.approx(0.0)
+    # requests: labels none 4, specific 2; judged none 4 (p3b's table), specific 1, unparsed 1
+    assert got["info_request_bias_none"] == pytest.approx(0.0)
+    assert got["info_request_bias_specific"] == pytest.approx(-1 / 6)
+    assert got["info_request_bias_generic_only"] == pytest.approx(0.0)
+    # actions: labels Diagnose 2, Abstain 2, Clarify 2; judged Diagnose 2, Abstain 2, Clarify 1
+    assert got["action_bias_Clarify"] == pytest.approx(-1 / 6)
+    assert got["action_bias_Abstain"] == pytest.approx(0.0)
+    assert got["echo_rate"] == 0.0 and got["unparsed_rate"] == pytest.approx(1 / 6)
 
 
 # --- an annotated annotation sample ----------------------------------------------------------

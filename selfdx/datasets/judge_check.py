@@ -7,7 +7,9 @@ reference labels (`gold`), the reply's `category` and whether it answered the la
   rules in `demo/README.md`);
 - a JSONL file in that layout (`id`, `reply`, `is_last_section`, `primary_answer`,
   `info_request`; optional `category`, `stage`, `icd_codes`, `diagnosis_names`, `action`, which
-  must agree with the decision table; any other field is refused, naming the nearest one);
+  must agree with the decision table, `pair` (the id shared by two replies with the same content
+  in two formats, which must carry the same labels) and `rule` (the labelling rule that decided a
+  boundary case); any other field is refused, naming the nearest one);
 - an annotated `selfdx annotation-sample` file (`annotation_blind.csv` with the annotator
   columns filled in, or the folder holding it), with `is_last_section` and the strategy taken
   from `annotation_key.csv` beside it.
@@ -42,8 +44,10 @@ KEY_FILE = "annotation_key.csv"
 TRUE_WORDS, FALSE_WORDS = {"true", "1", "yes"}, {"false", "0", "no"}
 FIELDS = (
     "id", "reply", "is_last_section", "primary_answer", "info_request", "category", "stage",
-    "icd_codes", "diagnosis_names", "action",
+    "icd_codes", "diagnosis_names", "action", "pair", "rule",
 )  # fmt: skip
+# What the two replies of a pair must share: the same content in two formats gets one label.
+PAIR_SHARED = ("is_last_section", "gold")
 
 
 class JudgeCheckDataError(SelfdxError):
@@ -136,6 +140,10 @@ def labelled_sample(where: str, record: dict[str, Any], category: str = "all") -
         raise JudgeCheckDataError(f"{where}: stage must be a whole number, got {stage!r}")
     label = record.get("category", category)
     label = _text(where, "category", label, 100) if label is not None else category
+    pair = record.get("pair")
+    pair = _text(where, "pair", pair, 100) if pair is not None else None
+    rule = record.get("rule")
+    rule = _text(where, "rule", rule, MAX_FIELD_CHARS) if rule is not None else None
     return Sample(
         id=item_id,
         input=reply,
@@ -146,8 +154,32 @@ def labelled_sample(where: str, record: dict[str, Any], category: str = "all") -
             "stage": stage,
             "is_last_section": last,
             "gold": gold,
+            "pair": pair,
+            "rule": rule,
         },
     )
+
+
+def check_pairs(where: str, samples: list[Sample]) -> None:
+    """Each `pair` id names exactly two replies, with the same labels and the same section."""
+    members: dict[str, list[Sample]] = {}
+    for sample in samples:
+        pair = (sample.metadata or {}).get("pair")
+        if pair is not None:
+            members.setdefault(pair, []).append(sample)
+    for pair, group in members.items():
+        if len(group) != 2:
+            ids = ", ".join(str(s.id) for s in group)
+            raise JudgeCheckDataError(
+                f"{where}: pair {pair} has {len(group)} replies ({ids}), not 2"
+            )
+        first, second = (s.metadata or {} for s in group)
+        for name in PAIR_SHARED:
+            if first[name] != second[name]:
+                raise JudgeCheckDataError(
+                    f"{where}: pair {pair} ({group[0].id}, {group[1].id}) differs in {name}: "
+                    "the two replies of a pair carry the same content and so the same labels"
+                )
 
 
 def read_jsonl(path: Path) -> list[Sample]:
@@ -254,4 +286,5 @@ def judge_check_dataset(data: str = "demo") -> MemoryDataset:
     repeated = next((i for i, n in counts.items() if n > 1), None)
     if repeated is not None:
         raise JudgeCheckDataError(f"{path}: id {repeated} appears twice")
+    check_pairs(str(path), samples)
     return MemoryDataset(samples, name="judge_check", location=str(path))
