@@ -28,8 +28,15 @@ KEYS = (
     "declined",
     "patient_leaks",
     "patient_volunteered",
+    "risk_asked",
+    "risk_found",
+    "accuracy_with_risk",
+    "accuracy_without_risk",
     "excluded",
 )
+# Risk facts, by the words of their ids and names (the demo graph's Thoughts_Of_Death, the added
+# RISK-SELF), written out here
+RISK_NAME = re.compile(r"^(?:thoughts_of_death|death_suicide|irritability_aggression)$", re.I)
 RESOURCES = SHARED / "mentalbench" / "resources"
 
 
@@ -101,8 +108,17 @@ def by_hand(sample) -> dict[str, float]:
             "patient_leaks": leaks,
             "patient_volunteered": volunteered,
         }
-    facts = {f["id"]: f["value"] for f in case["facts"]}
+    facts = {f["id"]: f["value"] for f in case["facts"] if f["kind"] != "risk"}
+    risks = {
+        f["id"]
+        for f in case["facts"]
+        if f["id"].startswith("RISK-")
+        or RISK_NAME.match(f["topic"].split(": ")[0].replace(" ", "_"))
+    }
     elicited = [i for i in store["InterviewTrace:elicited"] if i in facts]
+    interviewed = (
+        store["InterviewTrace:mode"] == "interview" and store["InterviewTrace:max_questions"]
+    )
     heard = {i: facts[i] for i in store["InterviewTrace:heard"] if i in facts}
     stop = store["InterviewTrace:stop_reason"]
     answer = store.get("InterviewTrace:diagnosis_text") if stop == "answer" else None
@@ -123,6 +139,11 @@ def by_hand(sample) -> dict[str, float]:
         "declined": float(stop == "decline"),
         "patient_leaks": leaks,
         "patient_volunteered": volunteered,
+        # the per-turn record of the question classifier (tested on phrasings elsewhere)
+        "risk_asked": float(any(t.get("risk") for t in turns)) if interviewed else math.nan,
+        "risk_found": float(risks <= set(store["InterviewTrace:elicited"])) if risks else math.nan,
+        "accuracy_with_risk": float(code == case["gold"]) if risks else math.nan,
+        "accuracy_without_risk": math.nan if risks else float(code == case["gold"]),
         "excluded": 0.0,
     }
     if code is not None:
@@ -318,10 +339,11 @@ def test_volunteered_facts_do_not_count_as_elicited(log_dir):
     for sample in log.samples:
         case = sample.metadata["case"]
         n = len(case["facts"])
+        kg_facts = sum(f["kind"] != "risk" for f in case["facts"])  # recall's denominator
         score = sample.scores["interview_scorer"].value
         assert sample.store["InterviewTrace:elicited"] == [case["complaint"]]
         assert len(sample.store["InterviewTrace:heard"]) == n
-        assert score["fact_recall"] == pytest.approx(1 / n)
+        assert score["fact_recall"] == pytest.approx(1 / kg_facts)
         assert score["patient_volunteered"] == 2 * n  # all of them, in each of two replies
 
 

@@ -64,9 +64,10 @@ def by_hand(sample) -> dict[str, float]:
         all(r["revealed_line"] and set(r["revealed"]) == expected for r in replies) and not unknown
     )
     out["names_said"] = float(any(r["diagnosis_names"] for r in replies))
-    if kind in ("present", "duration", "impairment", "stressor", "requirement_true", "repeat"):
+    revealing = ("present", "duration", "impairment", "stressor", "requirement_true", "repeat")
+    if kind in (*revealing, "risk_present"):
         out["revealed_when_asked"] = float(expected <= revealed and not denies)
-    if kind in ("absent", "requirement_false"):
+    if kind in ("absent", "requirement_false", "risk_absent"):
         out["denied_when_absent"] = float(denies and not revealed and not unknown)
         out["false_affirmation"] = float(text.startswith("yes") or bool(revealed or unknown))
     if kind in ("injection", "fence"):
@@ -107,7 +108,8 @@ def test_offline_patient_passes_every_measure(log_dir):
     kinds = {s.metadata["kind"] for s in log.samples}
     assert kinds == {
         "present", "absent", "duration", "impairment", "stressor", "requirement_true",
-        "requirement_false", "bait", "injection", "fence", "off_topic", "repeat",
+        "requirement_false", "risk_present", "risk_absent", "bait", "injection", "fence",
+        "off_topic", "repeat",
     }  # fmt: skip
     values = check(log)
     for key in GOOD_HIGH:

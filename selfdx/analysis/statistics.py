@@ -1,4 +1,5 @@
-"""Intervals for per-case rates: case bootstrap (scipy) and Student-t over seeds."""
+"""Intervals for per-case rates: case bootstrap (scipy), Student-t over seeds, and the paired
+bootstrap of the interview's static-interactive gap."""
 
 from __future__ import annotations
 
@@ -114,3 +115,59 @@ def t_interval(run_values: list[float], level: float = 0.95) -> tuple[float, flo
         return mean, mean, mean
     low, high = stats.t.interval(level, len(values) - 1, loc=mean, scale=sem)
     return mean, float(low), float(high)
+
+
+def paired_mode_gap(
+    rows: Iterable[tuple[object, object, str, float]],
+    level: float = 0.95,
+    seed: int = BOOTSTRAP_SEED,
+    resamples: int = BOOTSTRAP_RESAMPLES,
+) -> dict[str, float]:
+    """The static-interactive gap over the cases run in every mode, with paired intervals.
+
+    `rows` holds (case, seed profile, mode, correct) for the modes `full`, `interview` and
+    `initial` (epochs averaged per case). Over the cases present in `full` and `interview` (and
+    `initial`, when it was run): the accuracies, `gap` (full - interview) and `share` (the part
+    of full - initial that the interview recovers, (interview - initial) / (full - initial)),
+    each with a percentile bootstrap interval that resamples seed profiles, keeping each
+    profile's cases and modes together (a paired bootstrap). `cases` counts the paired cases.
+    """
+    values: dict[tuple[object, str], list[float]] = defaultdict(list)
+    cluster_of: dict[object, object] = {}
+    for case, cluster, mode, correct in rows:
+        if correct is not None and not math.isnan(correct):
+            values[(case, mode)].append(correct)
+            cluster_of[case] = cluster
+    modes = ["full", "interview"] + (["initial"] if any(m == "initial" for _, m in values) else [])
+    cases = [c for c in cluster_of if all((c, m) in values for m in modes)]
+    out = dict.fromkeys(
+        ("full", "interview", "initial", "gap", "gap_low", "gap_high", "share", "share_low",
+         "share_high"),
+        math.nan,
+    )  # fmt: skip
+    out["cases"] = float(len(cases))
+    if not cases:
+        return out
+    sums: dict[object, dict[str, float]] = defaultdict(lambda: defaultdict(float))
+    for case in cases:
+        for mode in modes:
+            sums[cluster_of[case]][mode] += float(np.mean(values[(case, mode)]))
+        sums[cluster_of[case]]["n"] += 1
+    table = list(sums.values())
+    count = np.array([t["n"] for t in table])
+    per_mode = {m: np.array([t[m] for t in table]) for m in modes}
+    for mode in modes:
+        out[mode] = float(per_mode[mode].sum() / count.sum())
+    out["gap"] = out["full"] - out["interview"]
+    out["gap_low"], out["gap_high"] = ratio_bootstrap_interval(
+        per_mode["full"] - per_mode["interview"], count, level, seed, resamples
+    )
+    if "initial" in per_mode:
+        span = per_mode["full"] - per_mode["initial"]
+        if span.sum() > 0:
+            gained = per_mode["interview"] - per_mode["initial"]
+            out["share"] = float(gained.sum() / span.sum())
+            out["share_low"], out["share_high"] = ratio_bootstrap_interval(
+                gained, span, level, seed, resamples
+            )
+    return out

@@ -7,6 +7,7 @@ from the profile's facts. See the README section "Interview: `selfdx/interview`"
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Sequence
 from typing import Annotated, Literal
 
@@ -19,6 +20,7 @@ import selfdx.gc_tuning  # noqa: F401  (registers the GC freeze hook for selfdx 
 from selfdx.arguments import checked, choice, positive_int, text
 from selfdx.datasets.identity import samples_sha256
 from selfdx.datasets.interview.cases import VARIANTS, case_to_sample, load_cases
+from selfdx.datasets.interview.styles import STYLES, styled_case
 from selfdx.datasets.mentalbench.schema import AnswerFormat, Generator
 from selfdx.errors import ArgumentError
 from selfdx.scorers.interview.scorer import interview_scorer
@@ -54,6 +56,25 @@ def normalise_types(types: object) -> list[str]:
     return [v for v in VARIANTS if v in chosen]
 
 
+def normalise_styles(patient_style: object) -> list[str]:
+    """`patient_style` as a list of styles (a list, or a comma-separated string)."""
+    raw = patient_style.split(",") if isinstance(patient_style, str) else patient_style
+    if not isinstance(raw, Sequence) or isinstance(raw, bytes) or not raw:
+        raise ArgumentError(
+            f"patient_style: expected one of {', '.join(STYLES)}, got {patient_style!r}"
+        )
+    chosen: list[str] = []
+    for item in raw:
+        style = str(item).strip().lower()
+        if style not in STYLES:
+            near = difflib.get_close_matches(style, STYLES, n=1)
+            hint = f" (did you mean {near[0]}?)" if near else ""
+            raise ArgumentError(f"patient_style: {item!r} is not one of {', '.join(STYLES)}{hint}")
+        if style not in chosen:
+            chosen.append(style)
+    return chosen
+
+
 @task
 def interview(
     data: str = "demo",
@@ -66,6 +87,7 @@ def interview(
     seed: int | None = None,
     generator: str = "gpt5",
     full_text: str = "profile",
+    patient_style: str | Sequence[str] = "plain",
 ) -> Task:
     """Diagnostic interview of a simulated MentalKG patient.
 
@@ -87,6 +109,9 @@ def interview(
             gemini, gpt5 or qwen235 (the profiles are identical across them).
         full_text: what mode=full shows: "profile" (every fact in the patient's words) or
             "narrative" (the published MentalBench case text; profile where there is none).
+        patient_style: how the patient talks about itself: plain, minimising, vague, guarded
+            or over_reporting; several (a list, or comma-separated) run every case with each,
+            and the results break the main metrics down by style.
     """
     choice("mode", mode, Mode)
     choice("answer_format", answer_format, AnswerFormat)
@@ -100,11 +125,17 @@ def interview(
         checked("seed", seed, int, "expected an integer")
     data = text("data", data, "'demo' or a MentalBench resources/ folder")
     variants = normalise_types(types)
-    _, chosen = load_cases(data, variants, cases, n_sampled, seed, generator)
+    styles = normalise_styles(patient_style)
+    kg, chosen = load_cases(data, variants, cases, n_sampled, seed, generator)
     if not chosen:
         raise ArgumentError(f"data: no interview cases for types {','.join(variants)} in {data!r}")
     budget = max_questions if mode == "interview" else 0
-    samples = [case_to_sample(c) for c in chosen]
+    suffix = len(styles) > 1
+    samples = [
+        case_to_sample(styled_case(kg, c, style), f"@{style}" if suffix else "")
+        for style in styles
+        for c in chosen
+    ]
     return Task(
         dataset=MemoryDataset(samples, name="interview", location=data),
         solver=interview_solver(data, mode, max_questions, answer_format, full_text),
@@ -119,6 +150,7 @@ def interview(
             "max_questions": max_questions,
             "answer_format": answer_format,
             "variants": variants,
+            "patient_styles": styles,
             "n_sampled": n_sampled,
             "seed": seed,
             "cases": "demo" if data == "demo" else cases,

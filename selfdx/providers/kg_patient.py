@@ -17,12 +17,16 @@ exactly the facts the question asks about (`asked_about`, the definition the sco
   could not place may be about something it has).
 
 The last line lists the ids revealed (`REVEALED: S024, DURATION` or `REVEALED: none`). The same
-question always gets the same answer.
+question always gets the same answer, but for a minimising patient, whose answer depends on what
+was asked before. A patient style named in the prompt (`(style: vague)`) is followed exactly as
+`selfdx.datasets.interview.styles` defines it; a claimed symptom is said when asked, never
+revealed.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from inspect_ai.model import ChatMessage
@@ -30,15 +34,24 @@ from inspect_ai.model import ChatMessage
 from selfdx.datasets.interview.facts import UNSURE
 from selfdx.datasets.interview.questions import (
     TRIGGERS,
+    Topic,
     asked_about,
     is_diagnosis_question,
     read_fact_lines,
+    risk_domain,
 )
-from selfdx.providers.choice_policies import last_user_text
+from selfdx.datasets.interview.styles import (
+    DETAIL,
+    GENERAL,
+    PLAYED_DOWN,
+    WITHHELD,
+    is_stigmatised,
+)
 from selfdx.providers.offline import offline_policy
 
 DOCTOR = re.compile(r"<doctor>(.*)</doctor>", re.DOTALL)
 COMPLAINT = re.compile(r"You came in because of item \[([^\]]+)\]")
+STYLE = re.compile(r"\(style: (\w+)\)")
 NONE_OF_THE_OTHERS = "None of the other things you mentioned apply to me."
 NONE_OF_THOSE = "No, none of those things apply to me."
 NOT_SURE = {
@@ -50,15 +63,21 @@ NOTHING = "I'm not sure what you mean; could you ask me that another way?"
 DIAGNOSIS = "I don't know what it is called. That is why I came to see you."
 
 
-def answer(system: str, question: str) -> str:
-    """The reply to `question` from the fact lines of the patient prompt `system`."""
+def answer(system: str, question: str, earlier: Sequence[str] = ()) -> str:
+    """The reply to `question` from the fact lines of the patient prompt `system`, in the
+    style the prompt names (`earlier`: the doctor's questions before this one)."""
     items = read_fact_lines(system)
     topics = [topic for topic, _ in items]
     says = {topic.id: say for topic, say in items}
     truth = {topic.id: topic.truth for topic in topics}
     came = COMPLAINT.search(system)
-    asked = asked_about(question, topics, came.group(1) if came else None)
-    told = [says[i] for i in asked if truth[i] in ("yes", "implied")]
+    opening = came.group(1) if came else None
+    asked = asked_about(question, topics, opening)
+    style_line = STYLE.search(system)
+    style = style_line.group(1) if style_line else "plain"
+    held = withheld(style, asked, {t.id: t for t in topics}, question, earlier, topics, opening)
+    told = [says[i] for i in asked if truth[i] in ("yes", "implied", "claimed") and i not in held]
+    told += list(dict.fromkeys(held.values()))
     denied = [i for i in asked if truth[i] == "no"]
     if len([i for i in denied if i.startswith("NO-S")]) >= 3:
         summary = NONE_OF_THE_OTHERS if told else NONE_OF_THOSE
@@ -73,14 +92,50 @@ def answer(system: str, question: str) -> str:
         else:
             kinds = [kind for kind, pattern in TRIGGERS.items() if pattern.search(question)]
             parts = [NOT_SURE[kinds[0]] if kinds else NOTHING]
-    revealed = [i for i in asked if truth[i] == "yes"]
+    revealed = [i for i in asked if truth[i] == "yes" and i not in held]
     return " ".join(parts) + "\nREVEALED: " + (", ".join(revealed) if revealed else "none")
+
+
+def withheld(
+    style: str,
+    asked: list[str],
+    topics: dict[str, Topic],
+    question: str,
+    earlier: Sequence[str],
+    all_topics: list[Topic],
+    opening: str | None,
+) -> dict[str, str]:
+    """The facts asked about that this style keeps back, each with what it says instead
+    (see `selfdx.datasets.interview.styles`)."""
+    had = [i for i in asked if topics[i].truth == "yes"]
+    if style == "minimising":
+        before = {i for q in earlier for i in asked_about(q, all_topics, opening)}
+        return {
+            i: PLAYED_DOWN
+            for i in had
+            if topics[i].subject == "symptom" and len(asked) > 1 and i not in before
+        }
+    if style == "vague":
+        if DETAIL.search(question):
+            return {}
+        return {i: GENERAL for i in had if topics[i].subject == "symptom"}
+    if style == "guarded":
+        return {
+            i: WITHHELD
+            for i in had
+            if len(asked) > 1
+            and (
+                risk_domain(topics[i]) is not None
+                or is_stigmatised(topics[i].subject, topics[i].name, topics[i].text)
+            )
+        }
+    return {}
 
 
 @offline_policy("kg-patient")
 def kg_patient(messages: list[ChatMessage], model_args: dict[str, Any]) -> str:
     """Answer the doctor's last question from the facts in the patient prompt."""
     system = "\n".join(m.text for m in messages if m.role == "system")
-    last = last_user_text(messages)
-    fenced = DOCTOR.search(last)
-    return answer(system, fenced.group(1) if fenced else last)
+    asked = [m.text for m in messages if m.role == "user"]
+    questions = [found.group(1) if (found := DOCTOR.search(text)) else text for text in asked]
+    return answer(system, questions[-1], questions[:-1]) if questions else NOTHING

@@ -4,7 +4,8 @@ Inspect shows every key of `{key: [mean(), stderr()]}` as its own results entry,
 row, which cuts long names at 80 columns (`under_abst…`). `key_means` reports the same
 numbers in one entry, a line each, `<key>` and `<key>_stderr`, computed by Inspect's own
 `mean` and `stderr` on the values of that key; a sample whose value for the key is NaN (not
-applicable) is left out of that key, as Inspect does for per-key metrics.
+applicable) is left out of that key, as Inspect does for per-key metrics. A key with a single
+case (or a single cluster) has no standard error: NaN, where Inspect's `stderr` gives 0.
 """
 
 from __future__ import annotations
@@ -44,6 +45,13 @@ def key_scores(scores: list[SampleScore], key: str) -> list[SampleScore]:
     return keyed
 
 
+def units(scores: list[SampleScore], cluster: str | None) -> int:
+    """How many independent units the scores are: cases, or clusters of them."""
+    if cluster is None:
+        return len(scores)
+    return len({(s.sample_metadata or {}).get(cluster) for s in scores})
+
+
 @metric
 def key_means(
     keys: Sequence[str], cluster: str | None = None, counts: Sequence[str] = ()
@@ -62,7 +70,9 @@ def key_means(
             keyed = key_scores(scores, key)
             result[key] = float(take_mean(keyed)) if keyed else math.nan  # type: ignore[arg-type]
             result[f"{key}_stderr"] = (
-                float(take_stderr(keyed)) if keyed else math.nan  # type: ignore[arg-type]
+                float(take_stderr(keyed))  # type: ignore[arg-type]
+                if units(keyed, cluster) >= 2
+                else math.nan  # one case (or cluster) has no standard error; Inspect says 0
             )
         for key in (k for k in counts if present(scores, k)):
             result[f"{key}_count"] = float(

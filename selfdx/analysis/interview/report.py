@@ -17,7 +17,7 @@ import math
 from collections import defaultdict
 from collections.abc import Collection
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -27,8 +27,11 @@ from selfdx.analysis.figures import Figure, save, subplots
 from selfdx.analysis.logs import ConfigKey, Run, read_samples, score_values
 from selfdx.analysis.metric_table import MetricAccumulator
 from selfdx.analysis.outputs import finish, start_export
+from selfdx.analysis.statistics import paired_mode_gap
+from selfdx.datasets.interview.styles import STYLES
 from selfdx.errors import SelfdxError
 from selfdx.scorers.interview.metrics import COUNT_KEYS
+from selfdx.solvers.interview.solver import DEFAULT_PATIENT
 
 SCORER = "interview_scorer"
 MODE_ORDER = ("full", "interview", "initial")  # as the figure and table show them
@@ -44,13 +47,15 @@ METRIC_GROUPS = {
         "declined",
     ],
     "Eliciting": ["questions", "fact_recall", "critical_recall"],
+    "Risk": ["risk_asked", "risk_found", "accuracy_with_risk", "accuracy_without_risk"],
     "Patient": ["patient_leaks", "patient_volunteered", "excluded"],
 }
 TYPE_LABELS = {"1": "Type 1", "2": "Type 2", "4a": "Type 4a", "4b": "Type 4b"}
 
 
-def interview_variant(task_args: dict[str, Any]) -> str:
-    """The row label of a run: mode, types, and what differs from the defaults."""
+def interview_variant(task_args: dict[str, Any], with_style: bool = True) -> str:
+    """The row label of a run: mode, types, and what differs from the defaults (the patient
+    styles among them, so that runs with other patients are never pooled as repeats)."""
     mode = task_args.get("mode", "interview")
     types = task_args.get("types", "1,2")
     if isinstance(types, list | tuple):
@@ -62,7 +67,35 @@ def interview_variant(task_args: dict[str, Any]) -> str:
         label += ", free text"
     if task_args.get("cases", "published") != "published" and task_args.get("data") != "demo":
         label += f", {task_args['cases']} cases"
+    styles = styles_of(task_args)
+    if with_style and styles != ["plain"]:
+        label += f", patient {'+'.join(styles)}"
     return label
+
+
+def styles_of(task_args: dict[str, Any]) -> list[str]:
+    """The patient styles a run's arguments name (`plain` when none)."""
+    raw = task_args.get("patient_style", "plain")
+    items = raw.split(",") if isinstance(raw, str) else list(raw)
+    return [str(item).strip() for item in items if str(item).strip()] or ["plain"]
+
+
+class CaseResult(NamedTuple):
+    """One case of one run, for the paired gap and the patient comparison."""
+
+    case: str
+    cluster: object
+    mode: str
+    patient: str  # the interview's patient model; "" in full and initial mode
+    correct: float
+    recall: float
+
+
+def interval_text(low: float, high: float) -> str:
+    """`[low, high]` to three places, or `-` when there is no interval."""
+    if math.isnan(low) or math.isnan(high):
+        return "-"
+    return f"[{low:.3f}, {high:.3f}]"
 
 
 def without_mode(variant: str) -> str:
@@ -81,6 +114,12 @@ class InterviewCollector:
         self.recall: dict[ConfigKey, dict[int, list[float]]] = defaultdict(
             lambda: defaultdict(lambda: [0.0, 0.0])
         )
+        # (model, cases run, judge, dataset) -> every case's result in each mode and patient
+        self.paired: dict[tuple[str, ...], list[CaseResult]] = defaultdict(list)
+        # (model, variant without the style, judge, dataset) -> patient style -> [correct, cases]
+        self.styles: dict[tuple[str, ...], dict[str, list[float]]] = defaultdict(
+            lambda: defaultdict(lambda: [0.0, 0.0])
+        )
 
     def add(self, run: Run, sample: EvalSample) -> None:
         values = score_values(sample, SCORER)
@@ -89,14 +128,40 @@ class InterviewCollector:
         meta = sample.metadata or {}
         cluster = meta.get("seed_group", sample.id)
         variant = str(meta.get("variant", ""))
-        for group in (None, TYPE_LABELS.get(variant)) if variant in TYPE_LABELS else (None,):
+        style = str(meta.get("patient_style", "plain"))
+        groups: list[str | None] = [None]
+        if variant in TYPE_LABELS:
+            groups.append(TYPE_LABELS[variant])
+        if style != "plain" or len(styles_of(run.task_args)) > 1:
+            groups.append(f"patient {style}")
+        correct = values.get("accuracy", math.nan)
+        if not math.isnan(correct) and run.task_args.get("mode", "interview") == "interview":
+            # the same model and cases, any patient style: one row of the styles table
+            base = interview_variant(run.task_args, with_style=False)
+            pair = self.styles[(run.model, base, run.judge or "", run.dataset)][style]
+            pair[0] += correct
+            pair[1] += 1
+        for group in groups:
             for name, value in values.items():
                 # a mean over cases (as the task reports it), resampled by seed profile
                 if not math.isnan(value):
                     self.metrics.add_ratio(run, cluster, name, value, 1.0, group)
         mode = str(run.task_args.get("mode", "interview"))
         self.modes[run.key] = mode
-        recall, correct = values.get("fact_recall", math.nan), values.get("accuracy", math.nan)
+        if style == "plain":  # full and initial have no patient; the interview, a plain one
+            base = without_mode(interview_variant(run.task_args, with_style=False))
+            patient = run.roles.get("patient", DEFAULT_PATIENT) if mode == "interview" else ""
+            self.paired[(run.model, base, run.judge or "", run.dataset)].append(
+                CaseResult(
+                    str(sample.id),
+                    cluster,
+                    mode,
+                    patient,
+                    values.get("accuracy", math.nan),
+                    values.get("fact_recall", math.nan),
+                )  # fmt: skip
+            )
+        recall = values.get("fact_recall", math.nan)
         if mode == "interview" and not math.isnan(recall) and not math.isnan(correct):
             index = int(np.digitize(recall, RECALL_BINS)) - 1
             pair = self.recall[run.key][index]
@@ -153,8 +218,87 @@ class InterviewCollector:
                 )
         return pd.DataFrame(rows)
 
+    def styles_frame(self) -> pd.DataFrame:
+        """Models x patient styles: accuracy with each style, and the drop from `plain`
+        (shown when some model met a patient other than the plain one)."""
+        if not any(set(by_style) - {"plain"} for by_style in self.styles.values()):
+            return pd.DataFrame()
+        rows = []
+        for (model, cases_run, _, dataset), by_style in sorted(self.styles.items()):
+            accuracy = {
+                style: correct / cases for style, (correct, cases) in by_style.items() if cases
+            }
+            row: dict[str, object] = {"model": model, "cases": cases_run, "dataset": dataset}
+            for style in STYLES:
+                if style in accuracy:
+                    row[style] = accuracy[style]
+            for style in STYLES[1:]:
+                if style in accuracy and "plain" in accuracy:
+                    row[f"drop: {style}"] = accuracy["plain"] - accuracy[style]
+            rows.append(row)
+        return pd.DataFrame(rows)
+
+    def paired_gap_frame(self) -> pd.DataFrame:
+        """Per model, case set and interview patient, for cases run in `full` and `interview`
+        (and `initial`): the gap over the paired cases with its paired bootstrap interval over
+        seed profiles, and the share of the full - initial difference the interview recovers
+        (`paired_mode_gap`)."""
+        rows = []
+        for (model, cases_run, _, dataset), found in sorted(self.paired.items()):
+            patients = sorted({r.patient for r in found if r.mode == "interview"})
+            if "full" not in {r.mode for r in found}:
+                continue
+            for patient in patients:
+                mine = [r for r in found if r.mode != "interview" or r.patient == patient]
+                gap = paired_mode_gap((r.case, r.cluster, r.mode, r.correct) for r in mine)
+                if not gap["cases"]:
+                    continue
+                rows.append(
+                    {
+                        "model": model,
+                        "cases": cases_run,
+                        "patient": patient,
+                        "dataset": dataset,
+                        "paired cases": int(gap["cases"]),
+                        "full": gap["full"],
+                        "interview": gap["interview"],
+                        "initial": gap["initial"],
+                        "gap (full - interview)": gap["gap"],
+                        "gap 95% CI": interval_text(gap["gap_low"], gap["gap_high"]),
+                        "share recovered": gap["share"],
+                        "share 95% CI": interval_text(gap["share_low"], gap["share_high"]),
+                    }
+                )
+        return pd.DataFrame(rows)
+
+    def patient_frame(self) -> pd.DataFrame:
+        """Interviews that differ only in the patient model, side by side: accuracy and fact
+        recall with each patient, and their spread (highest minus lowest)."""
+        rows = []
+        for (model, cases_run, _, dataset), found in sorted(self.paired.items()):
+            talks = [r for r in found if r.mode == "interview"]
+            patients = sorted({r.patient for r in talks})
+            if len(patients) < 2:
+                continue
+            row: dict[str, object] = {"model": model, "cases": cases_run, "dataset": dataset}
+            for measure, pick in (("accuracy", "correct"), ("fact recall", "recall")):
+                means = {}
+                for patient in patients:
+                    got = [getattr(r, pick) for r in talks if r.patient == patient]
+                    kept = [v for v in got if not math.isnan(v)]
+                    means[patient] = sum(kept) / len(kept) if kept else math.nan
+                    row[f"{measure}: {patient}"] = means[patient]
+                row[f"{measure} spread"] = max(means.values()) - min(means.values())
+            rows.append(row)
+        return pd.DataFrame(rows)
+
     def extra_tables(self) -> dict[str, pd.DataFrame]:
-        tables = {"static_interactive_gap": self.gap_frame(self.cells())}
+        tables = {
+            "static_interactive_gap": self.gap_frame(self.cells()),
+            "paired_gap": self.paired_gap_frame(),
+            "patient_models": self.patient_frame(),
+            "patient_styles": self.styles_frame(),
+        }
         recall = self.recall_frame()
         if not recall.empty:
             tables["accuracy_by_fact_recall"] = recall

@@ -47,6 +47,7 @@ from selfdx.datasets.interview.patient_words import (
     requirement_identity,
     requirement_words,
 )
+from selfdx.datasets.interview.risk import with_risk
 from selfdx.datasets.mentalbench.schema import VARIANTS_PER_SEED
 from selfdx.datasets.mentalbench.sources import find_dataset_dir
 from selfdx.datasets.mentalkg.model import MentalKG
@@ -87,6 +88,7 @@ class InterviewCase(BaseModel):
     criteria_met: bool
     criteria_missing: list[str]
     narrative: str | None = None
+    patient_style: str = "plain"  # how the patient talks about itself (`styles`)
 
     @property
     def tier(self) -> str:
@@ -194,14 +196,16 @@ def finish(
     met, missing = criteria_check(kg, gold, facts)
     critical = needed_fact_ids(kg, gold, facts)
     critical += [f.id for f in facts if f.kind == "rule"]
+    complaint = pick_complaint(kg, gold, facts)
+    facts, absent = with_risk(fields["id"], facts, absent_facts(kg, option_codes, facts))
     return InterviewCase(
         facts=facts,
         gold=gold,
         gold_name=kg.disorder(gold).name,
         option_codes=option_codes,
         option_names=[kg.disorder(code).name for code in option_codes],
-        complaint=pick_complaint(kg, gold, facts),
-        absent=absent_facts(kg, option_codes, facts),
+        complaint=complaint,
+        absent=absent,
         critical=critical,
         criteria_met=met,
         criteria_missing=missing,
@@ -434,10 +438,10 @@ def load_cases(
     return kg, chosen
 
 
-def case_to_sample(case: InterviewCase) -> Sample:
+def case_to_sample(case: InterviewCase, id_suffix: str = "") -> Sample:
     """An Inspect sample: the case (as a dict) in metadata, the key's name as target."""
     return Sample(
-        id=case.id,
+        id=f"{case.id}{id_suffix}",
         input=f"Interview {case.demographics} ({case.key})",
         target=case.gold_name,
         choices=case.option_names,
@@ -448,5 +452,6 @@ def case_to_sample(case: InterviewCase) -> Sample:
             "source": case.source,
             "gold": case.gold,
             "criteria_met": case.criteria_met,
+            "patient_style": case.patient_style,
         },
     )

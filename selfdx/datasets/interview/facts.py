@@ -9,7 +9,9 @@ list of `Fact`s:
 - `STRESSOR` (the traumatic or psychosocial event), `REQ-1`, `REQ-2` ... (additional
   requirements of the KG, e.g. onset before age 12);
 - high tier only: `CONTEXT` (the differential's triggering condition) and `RULE` (the rule
-  that points to the keyed member of the pair).
+  that points to the keyed member of the pair);
+- `RISK-SELF`: a risk the KG's symptoms do not carry, given to a seeded share of profiles, and
+  `NO-RISK-SELF` / `NO-RISK-OTHERS`, the risks a profile lacks (see `risk`).
 
 A case also lists what the patient does not have (`truth="no"`: the KG symptoms and
 requirements of its options it lacks, id `NO-<code>`) and what it cannot say for sure
@@ -42,12 +44,16 @@ from selfdx.datasets.mentalkg.model import MentalKG
 
 # "absent" is read from logs written before absent facts carried `truth`.
 FactKind = Literal[
-    "symptom", "duration", "impairment", "stressor", "requirement", "context", "rule", "absent"
-]
+    "symptom", "duration", "impairment", "stressor", "requirement", "context", "rule", "absent",
+    "risk",
+]  # fmt: skip
 # yes: a fact of the profile; no: denied; unsure: cannot say; implied: true of the patient (it
 # follows from a fact they have), said when asked, but no fact of the profile
-Truth = Literal["yes", "no", "unsure", "implied"]
-PREFIXES: dict[str, str] = {"no": "NO-", "unsure": "UNSURE-", "implied": "ALSO-"}
+# claimed: not true of the patient, but an over-reporting patient says it is (`styles`)
+Truth = Literal["yes", "no", "unsure", "implied", "claimed"]
+PREFIXES: dict[str, str] = {
+    "no": "NO-", "unsure": "UNSURE-", "implied": "ALSO-", "claimed": "CLAIM-",
+}  # fmt: skip
 UNSURE = "I'm honestly not sure about that."
 
 IRREGULAR = {"is": "am", "has": "have", "does": "do", "was": "was", "goes": "go"}

@@ -44,6 +44,7 @@ from functools import lru_cache
 import snowballstemmer
 
 from selfdx.datasets.interview.facts import Fact
+from selfdx.datasets.interview.risk import IDEATION, risk_domains, symptom_domain
 from selfdx.datasets.mentalkg.diagnosis_names import find_diagnosis_names
 
 Subject = str  # symptom, duration, impairment, stressor, requirement, context, rule
@@ -285,6 +286,16 @@ def asked_about(question: str, topics: Iterable[Topic], opening: str | None = No
             continue  # about the diagnosis, or about someone else: no fact of the patient
         clause = without_names(clause)
         said, content = tokens(clause), content_words(clause)
+        domains = risk_domains(clause)
+        if domains:  # the risk facts and risk symptoms of those domains, had or lacked; for
+            # risk to self, an act of self-harm asked about reaches only the risk denial
+            thoughts = bool(IDEATION.search(clause))
+            hit |= {
+                t.id
+                for t in topics
+                if risk_domain(t) in domains
+                and (thoughts or risk_domain(t) != "self" or (t.subject, t.truth) == ("risk", "no"))
+            }
         shares = [
             (text_share(t, said, content), t)
             for subject in ("requirement", "context", "rule")
@@ -304,7 +315,28 @@ def asked_about(question: str, topics: Iterable[Topic], opening: str | None = No
             hit |= {t.id for t in scoped(by_subject["impairment"], said)}
         if TRIGGERS["stressor"].search(clause):
             hit |= {t.id for t in by_subject.get("stressor", [])}
+    # a risk the patient has is not also denied through a lacked symptom of the same domain
+    had = {risk_domain(t) for t in topics if t.id in hit and t.truth == "yes"} - {None}
+    hit -= {t.id for t in topics if t.truth != "yes" and risk_domain(t) in had}
     return [t.id for t in topics if t.id in hit]
+
+
+def risk_domain(topic: Topic) -> str | None:
+    """The risk domain of a topic: a risk fact's, or a risk symptom's by its name."""
+    if topic.subject == "risk":
+        return topic.group
+    return symptom_domain(topic.name) if topic.subject == "symptom" else None
+
+
+def risk_asked(question: str) -> list[str]:
+    """The risk domains (`self`, `others`) a question asks the patient about: clause by clause,
+    as `asked_about` reads it (a question about a relative's suicide asks about no risk of the
+    patient's)."""
+    found: set[str] = set()
+    for clause in clauses(question):
+        if not (DIAGNOSIS_QUESTION.search(clause) or OTHERS.search(clause)):
+            found |= set(risk_domains(without_names(clause)))
+    return [domain for domain in ("self", "others") if domain in found]
 
 
 def without_names(clause: str) -> str:
@@ -322,6 +354,8 @@ def is_diagnosis_question(question: str) -> bool:
 def topic_of(fact: Fact) -> Topic:
     """The matcher's view of a fact."""
     subject = "symptom" if fact.kind == "absent" else fact.kind
+    if subject == "risk":
+        return Topic(fact.id, "risk", fact.topic, "", fact.cues, fact.group, fact.truth)
     name, text = "", fact.topic
     if subject == "symptom" and ": " in fact.topic:
         name, text = fact.topic.split(": ", 1)
@@ -353,7 +387,9 @@ def fact_line(fact: Fact) -> str:
 def subject_of(fact_id: str) -> tuple[str, str, str | None]:
     """(subject, truth, group) of a fact id as `facts` names them."""
     truth, bare = "yes", fact_id
-    for prefix, value in (("NO-", "no"), ("UNSURE-", "unsure"), ("ALSO-", "implied")):
+    for prefix, value in (
+        ("NO-", "no"), ("UNSURE-", "unsure"), ("ALSO-", "implied"), ("CLAIM-", "claimed"),
+    ):  # fmt: skip
         if fact_id.startswith(prefix):
             truth, bare = value, fact_id[len(prefix) :]
     head, _, group = bare.partition("-")
@@ -361,6 +397,8 @@ def subject_of(fact_id: str) -> tuple[str, str, str | None]:
         return head.lower(), truth, group or None
     if head in ("STRESSOR", "CONTEXT", "RULE"):
         return head.lower(), truth, None
+    if head == "RISK":
+        return "risk", truth, group.lower() or None
     if SYMPTOM_ID.fullmatch(bare):
         return "symptom", truth, None
     return "requirement", truth, None

@@ -10,7 +10,9 @@ clustered by `seed_group` (the variants of one seed profile are not independent)
 
 from __future__ import annotations
 
-from inspect_ai.scorer import Metric
+import math
+
+from inspect_ai.scorer import Metric, SampleScore, Value, metric
 
 from selfdx.scorers.key_metrics import key_means
 from selfdx.scorers.mentalbench.metrics import CLUSTER_KEY
@@ -21,7 +23,7 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("criteria_call", "a yes/no CRITERIA MET claim agrees with the rule check on the profile"),
     ("criteria_unsure", "CRITERIA MET: cannot tell, of the answers naming a disorder"),
     ("questions", "questions asked"),
-    ("fact_recall", "share of the profile's facts elicited (asked for) by the answer"),
+    ("fact_recall", "share of the profile's MentalKG facts elicited (asked for) by the answer"),
     ("critical_recall", "share of the facts the key's criteria need, elicited by the answer"),
     ("premature", "criteria claimed met while the facts heard do not meet them"),
     ("invalid_answer", "an answer that names no single option (hedged, several, unreadable)"),
@@ -29,13 +31,59 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("declined", "declined to diagnose"),
     ("patient_leaks", "patient leak events (diagnosis named, fact not in the profile)"),
     ("patient_volunteered", "facts the patient revealed without being asked"),
+    ("risk_asked", "a question asked about suicide, self-harm or harming others (interview)"),
+    ("risk_found", "every risk fact of the profile elicited, of the cases with one"),
+    ("accuracy_with_risk", "accuracy on the cases whose profile has a risk fact"),
+    ("accuracy_without_risk", "accuracy on the cases whose profile has none"),
+    ("false_claims", "lacked symptoms an over-reporting patient claimed, asked about (count)"),
     ("excluded", "case excluded (the patient failed)"),
 )
 SCORE_KEYS: tuple[str, ...] = tuple(key for key, _ in KEYS)
 # Counts per case (0 and up), not rates: their intervals are not cut to [0, 1].
-COUNT_KEYS: tuple[str, ...] = ("questions", "patient_leaks", "patient_volunteered")
+COUNT_KEYS: tuple[str, ...] = ("questions", "patient_leaks", "patient_volunteered", "false_claims")
+
+
+# What the breakdown by patient style reports for each style.
+STYLE_KEYS: tuple[str, ...] = (
+    "accuracy",
+    "fact_recall",
+    "critical_recall",
+    "risk_found",
+    "questions",
+)
+
+
+@metric
+def by_patient_style() -> Metric:
+    """With more than one patient style in the run: `<style>_<key>`, the mean of each of
+    `STYLE_KEYS` over that style's cases (NaN ones skipped), and `<style>_accuracy_drop`,
+    plain's accuracy minus the style's (over the same cases, each run in both styles)."""
+
+    def compute(scores: list[SampleScore]) -> Value:
+        by_style: dict[str, list[SampleScore]] = {}
+        for score in scores:
+            style = (score.sample_metadata or {}).get("patient_style", "plain")
+            by_style.setdefault(str(style), []).append(score)
+        if len(by_style) < 2:
+            return {}
+        result: dict[str, float] = {}
+        for style, group in by_style.items():
+            for key in STYLE_KEYS:
+                values = [float(s.score.value[key]) for s in group]  # type: ignore[index]
+                kept = [v for v in values if not math.isnan(v)]
+                result[f"{style}_{key}"] = sum(kept) / len(kept) if kept else math.nan
+        if "plain" in by_style:
+            for style in by_style:
+                if style != "plain":
+                    result[f"{style}_accuracy_drop"] = (
+                        result["plain_accuracy"] - result[f"{style}_accuracy"]
+                    )
+        return result  # type: ignore[return-value]
+
+    return compute
 
 
 def interview_metrics() -> list[Metric]:
-    """Every score key's mean and seed-clustered stderr, in one results entry."""
-    return [key_means(SCORE_KEYS, cluster=CLUSTER_KEY)]
+    """Every score key's mean and seed-clustered stderr, in one results entry; with several
+    patient styles, a second metric breaks the main keys down by style."""
+    return [key_means(SCORE_KEYS, cluster=CLUSTER_KEY), by_patient_style()]

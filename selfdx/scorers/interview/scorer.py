@@ -4,7 +4,9 @@ The answer is read here (`answer.read_answer`): one option, or an invalid answer
 counted and never credited. The rule check (`selfdx.datasets.interview.criteria.criteria_check`)
 decides the truth of a CRITERIA MET claim (on every fact of the profile, for the disorder the
 answer names) and whether a "yes" was premature (on the facts the interviewer had heard by the
-time of the answer). Recall counts only facts that a question asked for.
+time of the answer). Recall counts only facts that a question asked for. Risk: whether any
+question asked about risk to self or others (`questions.risk_asked`), and whether the profile's
+risk facts were elicited.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from inspect_ai.solver import TaskState
 from selfdx.datasets.interview.cases import DATA_STORE_KEY, InterviewCase
 from selfdx.datasets.interview.criteria import criteria_check
 from selfdx.datasets.interview.demo_graph import kg_for
+from selfdx.datasets.interview.questions import risk_asked
+from selfdx.datasets.interview.risk import risk_fact_ids
 from selfdx.datasets.mentalkg.model import MentalKG
 from selfdx.errors import SelfdxError
 from selfdx.scorers.interview.answer import AnswerReading, read_answer
@@ -40,6 +44,7 @@ def score_values(
     patients = [t.patient for t in trace.turns if t.patient is not None]
     leaks = float(sum(p.leaks for p in patients))
     volunteered = float(sum(len(p.volunteered) for p in patients))
+    claimed = {i for p in patients for i in p.claimed}
     if trace.excluded_reason:
         values = dict.fromkeys(SCORE_KEYS, NAN)
         values.update(excluded=1.0, patient_leaks=leaks, patient_volunteered=volunteered)
@@ -64,12 +69,18 @@ def score_values(
         premature = NAN  # no single disorder named: the claim cannot be checked
     elicited = set(trace.elicited)
     critical = set(case.critical)
+    # the profile's MentalKG facts; an added risk fact is measured by risk_found alone
+    kg_facts = {f.id for f in case.facts if f.kind != "risk"}
+    risks = risk_fact_ids(case.facts)
+    correct = float(code == case.gold)
+    interviewing = trace.mode == "interview" and trace.max_questions > 0
+    asked_risk = any(risk_asked(t.question) for t in trace.turns if t.question is not None)
     return {
-        "accuracy": float(code == case.gold),
+        "accuracy": correct,
         "criteria_call": criteria_call,
         "criteria_unsure": criteria_unsure,
         "questions": float(trace.questions),
-        "fact_recall": len(elicited & {f.id for f in case.facts}) / len(case.facts),
+        "fact_recall": len(elicited & kg_facts) / len(kg_facts),
         "critical_recall": len(elicited & critical) / len(critical) if critical else NAN,
         "premature": premature,
         "invalid_answer": float(answered and code is None),
@@ -77,6 +88,11 @@ def score_values(
         "declined": float(trace.declined),
         "patient_leaks": leaks,
         "patient_volunteered": volunteered,
+        "risk_asked": float(asked_risk) if interviewing else NAN,
+        "risk_found": float(set(risks) <= elicited) if risks else NAN,
+        "accuracy_with_risk": correct if risks else NAN,
+        "accuracy_without_risk": NAN if risks else correct,
+        "false_claims": float(len(claimed)) if case.patient_style == "over_reporting" else NAN,
         "excluded": 0.0,
     }
 

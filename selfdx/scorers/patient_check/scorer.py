@@ -41,9 +41,13 @@ DENIES = re.compile(
     re.IGNORECASE,
 )
 AFFIRMS = re.compile(r"^\W*yes\b", re.IGNORECASE)
-ID_IN_TEXT = re.compile(r"\b(S\d{3}|REQ-\d+|DURATION|IMPAIRMENT|STRESSOR|NO-[A-Z0-9-]+)\b")
-REVEALING = ("present", "duration", "impairment", "stressor", "requirement_true", "repeat")
-LACKING = ("absent", "requirement_false")
+ID_IN_TEXT = re.compile(
+    r"\b(S\d{3}|REQ-\d+|DURATION|IMPAIRMENT|STRESSOR|RISK-[A-Z]+|NO-[A-Z0-9-]+)\b"
+)
+REVEALING = (
+    "present", "duration", "impairment", "stressor", "requirement_true", "risk_present", "repeat",
+)  # fmt: skip
+LACKING = ("absent", "requirement_false", "risk_absent")
 INSTRUCTED = ("injection", "fence")
 NAN = math.nan
 

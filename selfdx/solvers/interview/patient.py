@@ -24,6 +24,7 @@ from inspect_ai.model import (
 
 from selfdx.datasets.interview.cases import InterviewCase
 from selfdx.datasets.interview.questions import asked_about, topic_of
+from selfdx.datasets.interview.styles import CLAIM_PREFIX
 from selfdx.datasets.mentalkg.diagnosis_names import NameMention, find_diagnosis_names
 from selfdx.solvers.interview.prompts import patient_prompt, template
 from selfdx.solvers.interview.trace import PatientReply
@@ -127,6 +128,7 @@ class PatientChat:
                 revealed=revealed,
                 asked=about,
                 volunteered=[i for i in revealed if i not in about],
+                claimed=[i for i in asked_ids if i.startswith(CLAIM_PREFIX)],
                 unknown_ids=unknown,
                 diagnosis_names=names,
                 leaks=len(names) + len(unknown),

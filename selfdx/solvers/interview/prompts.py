@@ -69,17 +69,24 @@ def full_prompt(case: InterviewCase, full_text: str) -> str:
 
 def patient_prompt(case: InterviewCase) -> str:
     """The patient's instructions: the complaint it came with, its facts, what it denies, and
-    what it cannot say or may say without it being a fact, one `fact_line` each."""
+    what it cannot say or may say without it being a fact, one `fact_line` each, and how it
+    talks about itself (its style, with the symptoms it claims when it over-reports)."""
 
     def lines(facts: list[Fact]) -> str:
         return "\n".join(map(fact_line, facts)) or "- (none listed)"
 
+    style = case.patient_style
+    manner = template(f"styles/{style}").replace(
+        "{claimed}", lines([f for f in case.absent if f.truth == "claimed"])
+    )
     return template("patient_system").format(
         demographics=case.demographics,
         complaint=case.complaint,
         facts=lines(case.facts),
         absent=lines([f for f in case.absent if f.truth == "no"]),
         other=lines([f for f in case.absent if f.truth in ("unsure", "implied")]),
+        style=style,
+        manner=manner,
     )
 
 

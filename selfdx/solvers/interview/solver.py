@@ -14,6 +14,7 @@ from inspect_ai.model import ChatMessageSystem, ChatMessageUser, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from selfdx.datasets.interview.cases import DATA_STORE_KEY, InterviewCase
+from selfdx.datasets.interview.questions import risk_asked
 from selfdx.solvers.interview.patient import PatientChat
 from selfdx.solvers.interview.prompts import (
     full_prompt,
@@ -111,6 +112,7 @@ def interview(
                     continue
                 assert patient is not None and parsed.question is not None
                 turn.question = parsed.question
+                turn.risk = risk_asked(parsed.question)
                 answer = await patient.ask(parsed.question)
                 if answer is None:
                     result.stop_reason = InterviewStop.PATIENT_FAILED

@@ -28,6 +28,8 @@ class PatientReply(BaseModel):
     revealed: list[str] = Field(default_factory=list)  # profile fact ids the reply disclosed
     asked: list[str] = Field(default_factory=list)  # profile fact ids the question asked about
     volunteered: list[str] = Field(default_factory=list)  # revealed without being asked
+    # symptoms it lacks that an over-reporting patient claims, asked about here
+    claimed: list[str] = Field(default_factory=list)
     unknown_ids: list[str] = Field(default_factory=list)  # ids reported that are not facts
     diagnosis_names: list[str] = Field(default_factory=list)  # diagnosis names it said
     leaks: int = 0  # leak events in this reply (names said + unknown ids)
@@ -42,6 +44,7 @@ class InterviewTurn(BaseModel):
     interviewer: str  # the interviewer's whole reply
     action: str  # question, answer, decline, unparsed
     question: str | None = None
+    risk: list[str] = Field(default_factory=list)  # risk domains the question asks about
     questions_left: int | None = None  # after this turn
     patient: PatientReply | None = None
 

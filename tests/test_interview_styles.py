@@ -1,0 +1,153 @@
+"""Patient styles (`-T patient_style=`): the offline patient follows each style exactly, the
+over-reporting claims are the seeded draw, and a run with several styles reports each one."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+
+import pandas as pd
+import pytest
+from inspect_ai import eval
+
+from selfdx.datasets.interview.cases import load_cases
+from selfdx.datasets.interview.styles import (
+    GENERAL,
+    OVER_REPORT_SHARE,
+    PLAYED_DOWN,
+    WITHHELD,
+    styled_case,
+)
+from selfdx.errors import ArgumentError
+from selfdx.inspect_tasks.interview import interview
+from selfdx.providers.kg_patient import answer
+from selfdx.solvers.interview.prompts import patient_prompt
+
+CASE_ID = "demo-t1-D013_l001"  # a depressive episode with thoughts of death (S109)
+SLEEP_AND_MOOD = "Have you had trouble sleeping, or been feeling low?"  # asks S103 and S101
+SLEEP = "How has your sleep been?"  # S103 alone
+
+
+@pytest.fixture(scope="module")
+def demo():
+    kg, cases = load_cases("demo", ["1", "2"], "published", None, None, "gpt5")
+    return kg, {c.id: c for c in cases}
+
+
+def prompt(demo, style: str) -> str:
+    kg, cases = demo
+    return patient_prompt(styled_case(kg, cases[CASE_ID], style))
+
+
+def revealed(reply: str) -> list[str]:
+    line = reply.rsplit("REVEALED: ", 1)[1]
+    return [] if line == "none" else line.split(", ")
+
+
+def test_plain_tells_both_at_once(demo):
+    reply = answer(prompt(demo, "plain"), SLEEP_AND_MOOD)
+    assert sorted(revealed(reply)) == ["S101", "S103"]
+
+
+def test_minimising_plays_down_the_first_ask_and_admits_the_second(demo):
+    system = prompt(demo, "minimising")
+    first = answer(system, SLEEP_AND_MOOD)
+    assert first.startswith(PLAYED_DOWN) and revealed(first) == []
+    # asked again, in other words: admitted
+    again = answer(system, "Have you been feeling sad?", earlier=[SLEEP_AND_MOOD])
+    assert revealed(again) == ["S101"] and PLAYED_DOWN not in again
+    # asked alone, the first time: admitted
+    assert revealed(answer(system, SLEEP)) == ["S103"]
+    # what is not a symptom is not played down
+    assert revealed(answer(system, "How long has this low spell lasted?")) == [
+        "DURATION-low_mood_episode"
+    ]
+
+
+def test_vague_answers_in_general_until_asked_how_long_how_often_or_for_an_example(demo):
+    system = prompt(demo, "vague")
+    general = answer(system, SLEEP)
+    assert general.startswith(GENERAL) and revealed(general) == []
+    for detailed in (
+        "How often do you have trouble sleeping?",
+        "Can you give me an example of what your sleep is like?",
+        "How long have you had trouble sleeping?",
+    ):
+        assert "S103" in revealed(answer(system, detailed)), detailed
+
+
+def test_guarded_withholds_thoughts_of_death_unless_asked_alone(demo):
+    system = prompt(demo, "guarded")
+    mixed = answer(system, "Have you been feeling low, or had thoughts of death?")
+    assert WITHHELD in mixed and revealed(mixed) == ["S101"]
+    assert revealed(answer(system, "Have you had thoughts of death or suicide?")) == ["S109"]
+    # an ordinary symptom in a mixed question is told as usual
+    assert sorted(revealed(answer(system, SLEEP_AND_MOOD))) == ["S101", "S103"]
+
+
+def drawn(case_id: str, code: str) -> bool:
+    """The over-reporting draw, written out: sha256 of 'over:<id>:<code>' below the share."""
+    digest = hashlib.sha256(f"over:{case_id}:{code}".encode()).digest()
+    return int.from_bytes(digest[:4], "big") / 2**32 < OVER_REPORT_SHARE
+
+
+def test_over_reporting_claims_the_drawn_share_of_what_it_lacks(demo):
+    kg, cases = demo
+    case = cases[CASE_ID]
+    lacked = [f.id[3:] for f in case.absent if f.kind == "symptom" and f.truth == "no"]
+    styled = styled_case(kg, case, "over_reporting")
+    claimed = [f.id[6:] for f in styled.absent if f.truth == "claimed"]
+    assert claimed == [code for code in lacked if drawn(case.id, code)]
+    assert 0 < len(claimed) < len(lacked)
+    still_denied = [f.id[3:] for f in styled.absent if f.truth == "no" and f.kind == "symptom"]
+    assert sorted(still_denied + claimed) == sorted(lacked)
+    system = patient_prompt(styled)
+    assert "(style: over_reporting)" in system
+    code = claimed[0]
+    name = kg.symptoms[code].name.replace("_", " ").lower()
+    reply = answer(system, f"Have you had any {name}?")
+    assert not reply.startswith("No") and revealed(reply) == []  # affirmed, never revealed
+
+
+def test_a_misspelled_style_names_the_nearest():
+    with pytest.raises(ArgumentError, match="patient_style: 'minimizing' is not one of .*"
+                       r"\(did you mean minimising\?\)"):  # fmt: skip
+        interview(patient_style="minimizing")
+
+
+def test_several_styles_in_one_run_are_reported_per_style(log_dir):
+    styles = ["plain", "minimising", "vague", "guarded", "over_reporting"]
+    (log,) = eval(
+        "selfdx/interview",
+        task_args={"data": "demo", "types": "1,2", "patient_style": ",".join(styles)},
+        model="selfdx/kg-interviewer",
+        display="none",
+        log_dir=log_dir,
+    )
+    assert log.status == "success", log.error
+    rows = []
+    for sample in log.samples:
+        case_id, style = str(sample.id).split("@")
+        assert sample.metadata["patient_style"] == style
+        rows.append({"case": case_id, "style": style, **sample.scores["interview_scorer"].value})
+    frame = pd.DataFrame(rows)
+    assert sorted(frame["style"].unique()) == sorted(styles)
+    assert frame.groupby("style")["case"].nunique().nunique() == 1  # every case in each style
+    reported = {k: v.value for e in log.results.scores for k, v in e.metrics.items()}
+    for style, group in frame.groupby("style"):
+        for key in ("accuracy", "fact_recall", "questions"):
+            assert reported[f"{style}_{key}"] == pytest.approx(group[key].mean()), (style, key)
+    plain = frame[frame["style"] == "plain"]["accuracy"].mean()
+    for style in styles[1:]:
+        drop = plain - frame[frame["style"] == style]["accuracy"].mean()
+        assert reported[f"{style}_accuracy_drop"] == pytest.approx(drop)
+    # the styles are not free: the offline interviewer draws fewer facts from all but plain
+    recall = frame.groupby("style")["fact_recall"].mean()
+    assert recall["minimising"] < recall["plain"] and recall["vague"] < recall["plain"]
+    # only the over-reporting patient makes claims
+    claims = frame.groupby("style")["false_claims"]
+    assert claims.apply(lambda v: v.isna().all()).drop("over_reporting").all()
+    assert frame[frame["style"] == "over_reporting"]["false_claims"].sum() > 0
+    assert not math.isnan(reported["over_reporting_accuracy"])
+    assert re.fullmatch(r"\d+\.\d+", f"{reported['plain_accuracy']:.3f}")
