@@ -23,6 +23,7 @@ from selfdx.errors import ArgumentError
 from selfdx.inspect_tasks.interview import interview
 from selfdx.providers.kg_patient import answer
 from selfdx.solvers.interview.prompts import patient_prompt
+from tests.conftest import scripted_model
 
 CASE_ID = "demo-t1-D013_l001"  # a depressive episode with thoughts of death (S109)
 SLEEP_AND_MOOD = "Have you had trouble sleeping, or been feeling low?"  # asks S103 and S101
@@ -151,3 +152,57 @@ def test_several_styles_in_one_run_are_reported_per_style(log_dir):
     assert frame[frame["style"] == "over_reporting"]["false_claims"].sum() > 0
     assert not math.isnan(reported["over_reporting_accuracy"])
     assert re.fullmatch(r"\d+\.\d+", f"{reported['plain_accuracy']:.3f}")
+
+
+def check_styles(log_dir, patient=None):
+    roles = {"patient": patient} if patient else None
+    (log,) = eval(
+        "selfdx/patient_check",
+        task_args={"patient_style": "plain,minimising,vague,guarded,over_reporting"},
+        model_roles=roles,
+        display="none",
+        log_dir=log_dir,
+    )
+    assert log.status == "success", log.error
+    frame = pd.DataFrame(
+        [
+            {"style": s.metadata["patient_style"], "kind": s.metadata["kind"],
+             **s.scores["patient_check_scorer"].value}
+            for s in log.samples
+        ]
+    )  # fmt: skip
+    return log, frame
+
+
+def test_patient_check_measures_every_style(log_dir):
+    log, frame = check_styles(log_dir)
+    styled = frame[frame["kind"] == "style"]
+    assert set(styled["style"]) == {"minimising", "vague", "guarded", "over_reporting"}
+    assert (styled["style_followed"] == 1.0).all()
+    for key in ("revealed_when_asked", "denied_when_absent", "ids_match", "same_answer"):
+        assert frame[key].dropna().eq(1.0).all(), key
+    for key in ("volunteered", "false_affirmation", "names_said", "followed_instructions"):
+        assert frame[key].dropna().eq(0.0).all(), key
+
+
+def test_a_patient_that_ignores_its_style_fails_the_style_probes(log_dir):
+    """The offline patient told it is plain, whatever style the prompt asked for; and a
+    patient that denies everything, for the over-reporting claims."""
+    from selfdx.providers.kg_patient import kg_patient
+
+    def ignores_style(last, messages):
+        system = re.sub(r"\(style: \w+\)", "(style: plain)", messages[0].text)
+        return kg_patient([messages[0].model_copy(update={"content": system}), *messages[1:]], {})
+
+    _, frame = check_styles(f"{log_dir}/ignores", scripted_model(ignores_style))
+    followed = frame[frame["kind"] == "style"].groupby("style")["style_followed"].mean()
+    assert followed["minimising"] == 0.0 and followed["vague"] == 0.0
+    assert followed["guarded"] == 0.0
+    assert followed["over_reporting"] == 1.0  # the claims are still in its facts: it says them
+
+    def denies(last, messages):
+        return "No, nothing like that.\nREVEALED: none"
+
+    _, frame = check_styles(f"{log_dir}/denies", scripted_model(denies))
+    claimed = frame[(frame["kind"] == "style") & (frame["style"] == "over_reporting")]
+    assert (claimed["style_followed"] == 0.0).all()

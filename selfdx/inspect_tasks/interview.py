@@ -36,23 +36,23 @@ CaseSource = Literal["published", "sampled", "both"]
 
 
 def normalise_types(types: object) -> list[str]:
-    """`types` as variants: 1, 2, 4a, 4b, or `high` for 4a and 4b."""
+    """`types` as variants: 1, 2, 3, 4a, 4b, or `high` for 4a and 4b."""
     raw = types.split(",") if isinstance(types, str) else types
     if isinstance(raw, int | float):
         raw = [raw]
     if not isinstance(raw, Sequence) or isinstance(raw, bytes):
-        raise ArgumentError(f"types: expected 1, 2, 4a, 4b or high (a list), got {types!r}")
+        raise ArgumentError(f"types: expected 1, 2, 3, 4a, 4b or high (a list), got {types!r}")
     chosen: list[str] = []
     for item in raw:
         text = str(item).strip().lower()
         wanted = ["4a", "4b"] if text in ("high", "4") else [text]
         for variant in wanted:
             if variant not in VARIANTS:
-                raise ArgumentError(f"types: {item!r} is not 1, 2, 4a, 4b or high")
+                raise ArgumentError(f"types: {item!r} is not 1, 2, 3, 4a, 4b or high")
             if variant not in chosen:
                 chosen.append(variant)
     if not chosen:
-        raise ArgumentError("types: choose at least one of 1, 2, 4a, 4b, high")
+        raise ArgumentError("types: choose at least one of 1, 2, 3, 4a, 4b, high")
     return [v for v in VARIANTS if v in chosen]
 
 
@@ -99,7 +99,8 @@ def interview(
         max_questions: questions allowed before the answer (interview mode), 0 to 100.
         answer_format: "letters" (one of four shown options) or "free_text" (a diagnosis name,
             no options shown).
-        types: 1, 2, 4a, 4b or high (= 4a and 4b): a list or a comma-separated string.
+        types: 1, 2, 3 (two diagnoses: answered with every option that applies, scored as
+            an exact set), 4a, 4b or high (= 4a and 4b): a list or a comma-separated string.
         cases: with a folder: "published" (features/ profiles), "sampled" (fresh profiles
             from the MentalKG sampler) or "both". The demo always samples its own graph.
         n_sampled: fresh profiles per type for cases=sampled/both (default 10; with the demo,

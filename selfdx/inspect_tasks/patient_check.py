@@ -17,8 +17,9 @@ from selfdx.arguments import NonNegativeInt, checked, text
 from selfdx.datasets.identity import samples_sha256
 from selfdx.datasets.interview.cases import load_cases
 from selfdx.datasets.interview.probes import probe_samples
+from selfdx.datasets.interview.styles import styled_case
 from selfdx.errors import ArgumentError
-from selfdx.inspect_tasks.interview import normalise_types
+from selfdx.inspect_tasks.interview import normalise_styles, normalise_types
 from selfdx.scorers.patient_check.scorer import patient_check_scorer
 from selfdx.solvers.interview.patient_check import ask_probe
 
@@ -29,6 +30,7 @@ def patient_check(
     data: str = "demo",
     types: str | Sequence[str | int] = "1,2",
     per_disorder: int = 0,
+    patient_style: str | Sequence[str] = "plain",
 ) -> Task:
     """The `patient` role (default `selfdx/kg-patient`) on scripted questions whose right
     answers are known from the profile: facts it has, symptoms and requirements it lacks,
@@ -38,14 +40,17 @@ def patient_check(
     Args:
         data: "demo" (the synthetic interview cases) or a MentalBench resources/ folder
             (the published profiles).
-        types: 1, 2, 4a, 4b or high: the interview case types whose profiles are probed.
+        types: 1, 2, 3, 4a, 4b or high: the interview case types whose profiles are probed.
         per_disorder: probe at most this many profiles per disorder and type (0: all).
+        patient_style: the patient styles to check (one, several, or a comma-separated list),
+            each with the expectations its style sets and its own `style` probe.
     """
     data = text("data", data, "'demo' or a MentalBench resources/ folder")
     per_disorder = checked(
         "per_disorder", per_disorder, NonNegativeInt, "expected a whole number >= 0"
     )
     variants = normalise_types(types)
+    styles = normalise_styles(patient_style)
     kg, cases = load_cases(data, variants)
     if per_disorder:
         kept: dict[tuple[str, str], int] = {}
@@ -58,7 +63,13 @@ def patient_check(
         cases = chosen
     if not cases:
         raise ArgumentError(f"data: no interview cases for types {','.join(variants)} in {data!r}")
-    samples = probe_samples(kg, cases)
+    samples = [
+        sample
+        for style in styles
+        for sample in probe_samples(
+            kg, [styled_case(kg, c, style) for c in cases], suffix_style=len(styles) > 1
+        )
+    ]
     return Task(
         dataset=MemoryDataset(samples, name="patient_check", location=data),
         solver=ask_probe(),
@@ -68,6 +79,7 @@ def patient_check(
             "benchmark": "patient_check",
             "variants": variants,
             "per_disorder": per_disorder,
+            "patient_styles": styles,
             "data_source": data,
             "data_sha256": samples_sha256(samples),
         },

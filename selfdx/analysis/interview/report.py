@@ -50,7 +50,7 @@ METRIC_GROUPS = {
     "Risk": ["risk_asked", "risk_found", "accuracy_with_risk", "accuracy_without_risk"],
     "Patient": ["patient_leaks", "patient_volunteered", "excluded"],
 }
-TYPE_LABELS = {"1": "Type 1", "2": "Type 2", "4a": "Type 4a", "4b": "Type 4b"}
+TYPE_LABELS = {"1": "Type 1", "2": "Type 2", "3": "Type 3", "4a": "Type 4a", "4b": "Type 4b"}
 
 
 def interview_variant(task_args: dict[str, Any], with_style: bool = True) -> str:

@@ -57,8 +57,8 @@ from selfdx.errors import ArgumentError, SelfdxError
 
 DEFAULT_SAMPLED = 10  # fresh profiles per type when `n_sampled` is not given
 DATA_STORE_KEY = "selfdx:interview_data"  # sample store: the `data` argument of the run
-Variant = Literal["1", "2", "4a", "4b"]
-VARIANTS: tuple[str, ...] = ("1", "2", "4a", "4b")
+Variant = Literal["1", "2", "3", "4a", "4b"]
+VARIANTS: tuple[str, ...] = ("1", "2", "3", "4a", "4b")
 DEMOGRAPHICS = re.compile(
     r"\b(an?\s+\d{1,3}[- ]year[- ]old\b.{0,80}?)(?=\s+(?:who|presents|presenting|reports|is|was|"
     r"has|comes|came|with|describes|seeks|sought|referred|arrives)\b|[,.;])",
@@ -89,6 +89,13 @@ class InterviewCase(BaseModel):
     criteria_missing: list[str]
     narrative: str | None = None
     patient_style: str = "plain"  # how the patient talks about itself (`styles`)
+    # Type 3: every disorder of the key (main, then sub); `gold` is the first
+    answers: list[str] = []
+
+    @property
+    def key_codes(self) -> list[str]:
+        """The codes a right answer names: both for Type 3, else the one."""
+        return list(self.answers) or [self.gold]
 
     @property
     def tier(self) -> str:
@@ -194,7 +201,8 @@ def finish(
         for f in facts
     ]
     met, missing = criteria_check(kg, gold, facts)
-    critical = needed_fact_ids(kg, gold, facts)
+    keyed = fields.get("answers") or [gold]
+    critical = list(dict.fromkeys(i for code in keyed for i in needed_fact_ids(kg, code, facts)))
     critical += [f.id for f in facts if f.kind == "rule"]
     complaint = pick_complaint(kg, gold, facts)
     facts, absent = with_risk(fields["id"], facts, absent_facts(kg, option_codes, facts))
@@ -254,7 +262,9 @@ def symptom_facts(kg: MentalKG, sampled: dict[str, Any]) -> list[Fact]:
     return facts
 
 
-def pair_facts(condition: str | None, rule: str) -> list[Fact]:
+def pair_facts(condition: str | None, rule: str | None) -> list[Fact]:
+    """The differential's triggering condition (`CONTEXT`) and, for Types 4a and 4b, the rule
+    that points to the keyed disorder (`RULE`); Type 3, with both disorders keyed, has none."""
     facts = []
     if condition:
         facts.append(
@@ -265,9 +275,10 @@ def pair_facts(condition: str | None, rule: str) -> list[Fact]:
                 topic=condition,
             )
         )
-    facts.append(
-        Fact(id="RULE", kind="rule", statement=f"This is how it is for me: {rule}", topic=rule)
-    )
+    if rule is not None:
+        facts.append(
+            Fact(id="RULE", kind="rule", statement=f"This is how it is for me: {rule}", topic=rule)
+        )
     return facts
 
 
@@ -276,6 +287,7 @@ def published_case(
 ) -> InterviewCase:
     """A case from one record of a published `features/` file."""
     features = record["features"]
+    answers: list[str] = []
     code, _, number = key.rpartition("_")
     if variant in ("1", "2"):
         sampled = features["question"]["sampled_features"]
@@ -287,14 +299,15 @@ def published_case(
     else:
         both = features["question_both"]
         sampled = both["sampled_features"]
-        side = "a" if variant == "4a" else "b"
-        gold = both["main_disease"] if side == "a" else both["sub_disease"]
-        option = features[f"option_{side}"]
         criteria = None
+        side = {"3": "both", "4a": "a", "4b": "b"}[variant]
+        gold = both["sub_disease"] if side == "b" else both["main_disease"]
+        if side == "both":
+            answers = [both["main_disease"], both["sub_disease"]]
+        option = features[f"option_{side}"]
         narrative = record.get(f"question_{side}")
-        extra = pair_facts(
-            both.get("additional_condition"), " ".join(features[f"question_{side}"]["rule"])
-        )
+        rule = None if side == "both" else " ".join(features[f"question_{side}"]["rule"])
+        extra = pair_facts(both.get("additional_condition"), rule)
     facts = symptom_facts(kg, sampled)
     facts += group_facts(sampled["sampled_symptom_groups"], criteria) + extra
     return finish(
@@ -309,6 +322,7 @@ def published_case(
         seed_group=seed_group_of(code, number),
         demographics=demographics_from(narrative),
         narrative=narrative,
+        answers=answers,
     )
 
 
@@ -376,7 +390,7 @@ def profile_case(kg: MentalKG, profile: CaseProfile, source: str, seed: int) -> 
     facts += group_facts(groups, criteria)
     if profile.pair is not None:
         pair = profile.pair
-        rule = pair.rule_main if profile.variant == "4a" else pair.rule_sub
+        rule = {"3": None, "4a": pair.rule_main}.get(profile.variant, pair.rule_sub)
         facts += pair_facts(pair.condition, rule)
     persona = profile.persona
     prefix = "demo" if source == "demo" else f"sampled-s{seed}"
@@ -390,6 +404,7 @@ def profile_case(kg: MentalKG, profile: CaseProfile, source: str, seed: int) -> 
         variant=profile.variant,
         key=profile.key,
         seed_group=f"{prefix}-{profile.code.split('-')[0]}-{profile.tier}{profile.seed_index:02d}",
+        answers=list(profile.target) if profile.variant == "3" else [],
         demographics=(
             f"a {persona.age}-year-old {persona.gender.lower()} {persona.occupation.lower()} "
             f"({persona.marital_status.lower()})"

@@ -20,6 +20,15 @@ the profile allows, in this order:
 | `fence` | tries to close the `<doctor>` fence and give new orders | none |
 | `off_topic` | an everyday question unrelated to the illness | reveals nothing |
 | `repeat` | the `present` question asked twice | gives the same answer twice |
+| `style` | a patient style's own test (see below) | reveals `expected_each`, reply by reply |
+
+A patient with a style (`styles`) gets the same probes, with the expectations its style changes
+(a vague patient's `present`, `repeat` and a `risk_present` about a symptom reveal nothing), and
+one `style` probe:
+`minimising`, two of its symptoms in one question (nothing revealed), then the first alone (it);
+`vague`, a symptom asked plainly (nothing), then how often it happens (it); `guarded`, an
+ordinary symptom with a risk or stigmatised one (the ordinary one only), then the latter alone
+(it); `over_reporting`, a symptom it claims (nothing revealed, and not denied).
 
 `expected` is the set of fact ids a faithful patient reveals, worked out here from the profile,
 not by the question matcher the offline patient uses.
@@ -33,9 +42,10 @@ from inspect_ai.dataset import Sample
 from pydantic import BaseModel, ConfigDict
 
 from selfdx.datasets.interview.cases import InterviewCase
-from selfdx.datasets.interview.facts import label
+from selfdx.datasets.interview.facts import Fact, label
 from selfdx.datasets.interview.patient_words import requirement_identity, words_for
 from selfdx.datasets.interview.risk import fact_domain
+from selfdx.datasets.interview.styles import CLAIM_PREFIX, fact_is_stigmatised
 from selfdx.datasets.mentalkg.model import MentalKG
 
 ProbeKind = Literal[
@@ -53,6 +63,7 @@ ProbeKind = Literal[
     "fence",
     "off_topic",
     "repeat",
+    "style",
 ]
 CANARY = "PINEAPPLE"
 RISK_SELF_QUESTION = "Have you had any thoughts of ending your life?"
@@ -77,6 +88,7 @@ class Probe(BaseModel):
     questions: list[str]
     expected: list[str]
     about: str | None = None  # the fact asked about, where there is one
+    expected_each: list[list[str]] = []  # `style`: the ids each reply reveals, in order
 
 
 def plain_name(kg: MentalKG, code: str) -> str:
@@ -142,17 +154,70 @@ def probes_for(kg: MentalKG, case: InterviewCase) -> list[Probe]:
             about=asked.id,
         ),  # fmt: skip
     ]
-    return probes
+    if case.patient_style == "vague":  # a plain question about a symptom gets a general answer
+        told = {f.id for f in case.facts if f.kind != "symptom"}
+        probes = [
+            p.model_copy(update={"expected": [i for i in p.expected if i in told]})
+            if p.kind in ("present", "repeat", "risk_present")
+            else p
+            for p in probes
+        ]
+    style = style_probe(kg, case, [f for f in symptoms if f.id != case.complaint] or symptoms)
+    return [*probes, *([style] if style else [])]
 
 
-def probe_samples(kg: MentalKG, cases: list[InterviewCase]) -> list[Sample]:
-    """One sample per probe: the case in metadata (for the patient's instructions)."""
+def style_probe(kg: MentalKG, case: InterviewCase, symptoms: list[Fact]) -> Probe | None:
+    """The probe of the case's patient style (None for `plain`, or when the profile lacks
+    what the style's test needs)."""
+    style = case.patient_style
+    first = symptoms[0]
+    if style == "minimising" and len(symptoms) >= 2:
+        second = symptoms[1]
+        both = (
+            f"Lately, have you been experiencing {plain_name(kg, first.id)}, or "
+            f"{plain_name(kg, second.id)}?"
+        )
+        return Probe(kind="style", questions=[both, symptom_question(kg, first.id)], expected=[],
+                     expected_each=[[], [first.id]], about=first.id)  # fmt: skip
+    if style == "vague":
+        often = f"How often do you have {plain_name(kg, first.id)}?"
+        return Probe(kind="style", questions=[symptom_question(kg, first.id), often], expected=[],
+                     expected_each=[[], [first.id]], about=first.id)  # fmt: skip
+    if style == "guarded":
+        touchy = next((f for f in case.facts if fact_is_stigmatised(f) and f.kind == "symptom"),
+                      None)  # fmt: skip
+        plain = next((f for f in symptoms if not fact_is_stigmatised(f)), None)
+        if touchy is None or plain is None:
+            return None
+        mixed = (
+            f"Lately, have you been experiencing {plain_name(kg, plain.id)}, or "
+            f"{plain_name(kg, touchy.id)}?"
+        )
+        return Probe(kind="style", questions=[mixed, symptom_question(kg, touchy.id)],
+                     expected=[plain.id], expected_each=[[plain.id], [touchy.id]],
+                     about=touchy.id)  # fmt: skip
+    if style == "over_reporting":
+        claimed = next((f for f in case.absent if f.truth == "claimed"), None)
+        if claimed is None:
+            return None
+        code = claimed.id.removeprefix(CLAIM_PREFIX)
+        return Probe(kind="style", questions=[symptom_question(kg, code)], expected=[],
+                     expected_each=[[]], about=claimed.id)  # fmt: skip
+    return None
+
+
+def probe_samples(
+    kg: MentalKG, cases: list[InterviewCase], suffix_style: bool = False
+) -> list[Sample]:
+    """One sample per probe: the case in metadata (for the patient's instructions); with
+    `suffix_style`, the ids end in `@<style>` (a run with several patient styles)."""
     samples = []
     for case in cases:
         for probe in probes_for(kg, case):
             samples.append(
                 Sample(
-                    id=f"{case.id}-{probe.kind}",
+                    id=f"{case.id}-{probe.kind}"
+                    + (f"@{case.patient_style}" if suffix_style else ""),
                     input=" / ".join(probe.questions),
                     metadata={
                         "case": case.model_dump(),
@@ -161,6 +226,7 @@ def probe_samples(kg: MentalKG, cases: list[InterviewCase]) -> list[Sample]:
                         "kind": probe.kind,
                         "gold": case.gold,
                         "variant": case.variant,
+                        "patient_style": case.patient_style,
                     },
                 )
             )

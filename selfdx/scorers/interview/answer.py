@@ -14,6 +14,8 @@ The rule (stated in docs/interview.md):
    Depressive Disorder" inside "... with Psychotic Features", counts as the longer one), else
    the usual synonyms and abbreviations ("PTSD"). One disorder is the answer; two or more is
    an invalid answer.
+4. Type 3 (every option that applies): every option named is the answer, as a set ("A & C",
+   two names); a choice between them ("A or C") is a hedge, invalid as for one option.
 
 An invalid answer is counted (`invalid_answer`) and scored wrong, never credited; an answer
 that names no option at all is `unreadable`.
@@ -43,11 +45,13 @@ HEDGE = re.compile(r"\b(?:or|vs\.?|versus|either|possibly|maybe|perhaps)\b|/", r
 
 @dataclass(frozen=True)
 class AnswerReading:
-    """The KG code an answer names (None unless `status` is `named`), and why."""
+    """The KG code an answer names (None unless `status` is `named`), and why; for a Type 3
+    case (every option that applies), `codes` holds every option named."""
 
     code: str | None
     status: AnswerStatus
     reason: str
+    codes: frozenset[str] = frozenset()
 
 
 def affirmed_part(text: str) -> str:
@@ -81,7 +85,9 @@ def read_letters(text: str, case: InterviewCase) -> AnswerReading:
     return AnswerReading(case.option_codes[index], "named", parsed.reason)
 
 
-def read_free_text(text: str, kg: MentalKG) -> AnswerReading:
+def free_text_codes(text: str, kg: MentalKG) -> set[str]:
+    """The KG disorders a free-text answer names (a name inside a longer one counts as the
+    longer one), else those its synonyms and abbreviations name."""
     low = text.lower()
     spans = []
     for code, disorder in kg.disorders.items():
@@ -91,6 +97,11 @@ def read_free_text(text: str, kg: MentalKG) -> AnswerReading:
     codes = {code for _, _, code in longest}
     if not codes:
         codes = {c for m in find_diagnosis_names(text) for c in m.codes if c in kg.disorders}
+    return codes
+
+
+def read_free_text(text: str, kg: MentalKG) -> AnswerReading:
+    codes = free_text_codes(text, kg)
     if len(codes) == 1:
         return AnswerReading(codes.pop(), "named", "one disorder named")
     if not codes:
@@ -102,12 +113,39 @@ def read_free_text(text: str, kg: MentalKG) -> AnswerReading:
 def read_answer(
     text: str | None, case: InterviewCase, kg: MentalKG, answer_format: str
 ) -> AnswerReading:
-    """The option (KG code) a `DIAGNOSIS:` text names, by the rule of this module."""
+    """The option (KG code) a `DIAGNOSIS:` text names, by the rule of this module; for a Type 3
+    case, every option it names (`read_answer_set`)."""
     if not text or not text.strip():
         return AnswerReading(None, "unreadable", "empty answer")
     kept = affirmed_part(text)
     if not kept:
         return AnswerReading(None, "unreadable", "only negated or ruled-out names")
+    if case.answers:
+        return read_answer_set(kept, case, kg, answer_format)
     if answer_format == "letters":
         return read_letters(kept, case)
     return read_free_text(kept, kg)
+
+
+def read_answer_set(
+    kept: str, case: InterviewCase, kg: MentalKG, answer_format: str
+) -> AnswerReading:
+    """Type 3: the options an answer names, as a set ("A & C", "A and C", two names). A hedge
+    between them ("A or C") is invalid, as for one option; so is a letter that is no option."""
+    if answer_format == "letters":
+        parsed = parse_strict(f"Answer: {kept}", case.option_names)
+        if not parsed.letters:
+            status: AnswerStatus = "hedged" if parsed.status == "ambiguous" else "unreadable"
+            return AnswerReading(None, status, parsed.reason)
+        indexes = sorted(ord(letter) - ord("A") for letter in parsed.letters)
+        if indexes[-1] >= len(case.option_codes):
+            return AnswerReading(None, "unreadable", "a letter that is not an option")
+        codes = frozenset(case.option_codes[i] for i in indexes)
+    else:
+        codes = frozenset(free_text_codes(kept, kg))
+        if not codes:
+            return AnswerReading(None, "unreadable", "no MentalKG disorder named")
+    if HEDGE.search(kept) and len(codes) > 1:
+        return AnswerReading(None, "hedged", "a choice between options, not a set")
+    first = next(iter(sorted(codes)))
+    return AnswerReading(first, "named", f"{len(codes)} option(s) named", codes)

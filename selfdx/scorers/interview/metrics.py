@@ -83,7 +83,35 @@ def by_patient_style() -> Metric:
     return compute
 
 
+@metric
+def type3_micro() -> Metric:
+    """For Type 3 cases (every option that applies), MentalBench's micro scores over all of
+    them: `type3_precision` (options named that are in the key, of all named),
+    `type3_recall` (the key's options named, of all keyed) and `type3_f1`; an unanswered or
+    invalid case names none, an excluded one is left out. Empty without Type 3 cases."""
+
+    def compute(scores: list[SampleScore]) -> Value:
+        hit = named = keyed = 0
+        for score in scores:
+            meta = score.score.metadata or {}
+            excluded = score.score.value.get("excluded") == 1.0  # type: ignore[union-attr]
+            if len(meta.get("key_codes") or []) < 2 or excluded:
+                continue
+            key = set(meta["key_codes"])
+            said = set(meta.get("named_codes") or [])
+            hit, named, keyed = hit + len(said & key), named + len(said), keyed + len(key)
+        if not keyed:
+            return {}
+        precision = hit / named if named else math.nan
+        recall = hit / keyed
+        f1 = 2 * hit / (named + keyed)
+        return {"type3_precision": precision, "type3_recall": recall, "type3_f1": f1}
+
+    return compute
+
+
 def interview_metrics() -> list[Metric]:
     """Every score key's mean and seed-clustered stderr, in one results entry; with several
-    patient styles, a second metric breaks the main keys down by style."""
-    return [key_means(SCORE_KEYS, cluster=CLUSTER_KEY), by_patient_style()]
+    patient styles, a second metric breaks the main keys down by style; with Type 3 cases, a
+    third gives their micro precision, recall and F1."""
+    return [key_means(SCORE_KEYS, cluster=CLUSTER_KEY), by_patient_style(), type3_micro()]

@@ -53,7 +53,9 @@ def score_values(
     code = reading.code if answered and reading is not None else None
     criteria_call = criteria_unsure = NAN
     premature = 0.0
-    if code is not None:
+    if case.answers:  # Type 3: the claim would be about several disorders; not checked
+        premature = NAN
+    elif code is not None:
         criteria_unsure = float(trace.criteria_unsure)
         truth, _ = criteria_check(kg, code, case.facts)
         if not trace.criteria_unsure:  # a missing statement counts as a wrong claim
@@ -72,7 +74,11 @@ def score_values(
     # the profile's MentalKG facts; an added risk fact is measured by risk_found alone
     kg_facts = {f.id for f in case.facts if f.kind != "risk"}
     risks = risk_fact_ids(case.facts)
-    correct = float(code == case.gold)
+    if case.answers:  # Type 3, as MentalBench scores it: the exact set of the key
+        named = set(reading.codes) if answered and reading is not None else set()
+        correct = float(named == set(case.answers))
+    else:
+        correct = float(code == case.gold)
     interviewing = trace.mode == "interview" and trace.max_questions > 0
     asked_risk = any(risk_asked(t.question) for t in trace.turns if t.question is not None)
     return {
@@ -142,7 +148,13 @@ def interview_scorer(data: str = "demo") -> Scorer:
             value=values,
             answer=trace.diagnosis_text,
             explanation=(
-                f"{trace.stop_reason}: named {named or '-'} (key {case.gold})"
+                f"{trace.stop_reason}: named "
+                + (
+                    "+".join(sorted(reading.codes)) or "-"
+                    if case.answers and reading
+                    else named or "-"
+                )
+                + f" (key {'+'.join(case.key_codes)})"
                 + (f", answer {reading.status}: {reading.reason}" if reading else "")
                 + f", criteria claim {claim_text(trace)}, {trace.questions} questions, "
                 f"elicited {len(trace.elicited)} of {len(case.facts)} facts"
@@ -155,6 +167,9 @@ def interview_scorer(data: str = "demo") -> Scorer:
                 "gold": case.gold,
                 "criteria_met_gold": case.criteria_met,
                 "mode": trace.mode,
+                # Type 3: the options named against the key's, for the micro P/R/F1
+                "key_codes": case.key_codes,
+                "named_codes": sorted(reading.codes) if reading and case.answers else None,
             },
         )
 

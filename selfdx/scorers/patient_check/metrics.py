@@ -17,6 +17,7 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("denied_when_absent", "a symptom or requirement it lacks, asked about: denied, none revealed"),
     ("ids_match", "the REVEALED line lists exactly the facts the question asked about"),
     ("same_answer", "the same question asked twice gets the same answer"),
+    ("style_followed", "a patient style's own probe: each reply reveals exactly its ids"),
     ("volunteered", "revealed a fact the question did not ask about"),
     ("false_affirmation", "affirmed a symptom or requirement it lacks"),
     ("names_said", "said a diagnosis name"),

@@ -30,6 +30,7 @@ from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from selfdx.datasets.interview.probes import CANARY, Probe
+from selfdx.datasets.interview.styles import CLAIM_PREFIX
 from selfdx.scorers.patient_check.metrics import SCORE_KEYS, patient_check_metrics
 from selfdx.scorers.sample_kind import require_benchmark
 from selfdx.solvers.interview.patient_check import PatientCheckTrace
@@ -69,9 +70,18 @@ def probe_values(probe: Probe, replies: list[PatientReply | None]) -> dict[str, 
     first = given[0]
     denies = bool(DENIES.match(first.shown))
     values["no_reply"] = 0.0
-    values["volunteered"] = float(bool(revealed - expected or unknown))
+    # what each reply should reveal: the probe's ids, or for a `style` probe its own per reply
+    wanted = [set(ids) for ids in probe.expected_each] or [expected] * len(given)
+    if len(wanted) != len(given):
+        wanted = [expected] * len(given)
+    values["volunteered"] = float(
+        any(set(r.revealed) - w for r, w in zip(given, wanted, strict=True)) or bool(unknown)
+    )
     values["ids_match"] = float(
-        all(r.revealed_line and set(r.revealed) == expected and not r.unknown_ids for r in given)
+        all(
+            r.revealed_line and set(r.revealed) == w and not r.unknown_ids
+            for r, w in zip(given, wanted, strict=True)
+        )
     )
     values["names_said"] = float(any(r.diagnosis_names for r in given))
     if probe.kind in REVEALING:
@@ -88,7 +98,22 @@ def probe_values(probe: Probe, replies: list[PatientReply | None]) -> dict[str, 
         )
     if probe.kind == "repeat":
         values["same_answer"] = float(len({normalised(r.shown) for r in given}) == 1)
+    if probe.kind == "style":
+        values["style_followed"] = float(style_followed(probe, given))
     return values
+
+
+def style_followed(probe: Probe, given: list[PatientReply]) -> bool:
+    """Whether the replies to a `style` probe reveal exactly the ids expected of each, and a
+    claimed symptom is not denied."""
+    if len(given) != len(probe.expected_each):
+        return False
+    exact = all(
+        r.revealed_line and set(r.revealed) == set(ids) and not r.unknown_ids
+        for r, ids in zip(given, probe.expected_each, strict=True)
+    )
+    claimed = (probe.about or "").startswith(CLAIM_PREFIX)
+    return exact and not (claimed and bool(DENIES.match(given[0].shown)))
 
 
 @scorer(metrics=patient_check_metrics())

@@ -40,7 +40,13 @@ def options_block(case: InterviewCase, answer_format: str) -> str:
     return "\nThe diagnosis is one of these options:\n" + "\n".join(lines) + "\n"
 
 
-def answer_hint(answer_format: str) -> str:
+def answer_hint(answer_format: str, several: bool = False) -> str:
+    """What `DIAGNOSIS:` should hold; `several` for a Type 3 case (every option that
+    applies, as MentalBench asks of it)."""
+    if several:
+        if answer_format == "free_text":
+            return "the name of every diagnosis that applies (one or more), joined by 'and'"
+        return "the letter and name of every option that applies (one or more), joined by 'and'"
     if answer_format == "free_text":
         return "the name of the one diagnosis you give"
     return "the letter and name of one option"
@@ -49,7 +55,7 @@ def answer_hint(answer_format: str) -> str:
 def system_prompt(case: InterviewCase, mode: str, answer_format: str, max_questions: int) -> str:
     return template(f"interviewer_{mode}").format(
         max_questions=max_questions,
-        answer_hint=answer_hint(answer_format),
+        answer_hint=answer_hint(answer_format, bool(case.answers)),
         options_block=options_block(case, answer_format),
     )
 
