@@ -9,6 +9,9 @@ and raises `ArgumentError` naming the argument, what it takes and what it got.
 from __future__ import annotations
 
 import contextvars
+import difflib
+import inspect
+from collections.abc import Callable
 from typing import Annotated, Any, get_args
 
 from inspect_ai.model import model_roles
@@ -72,4 +75,19 @@ def require_role(role: str, needed_by: str, offline: str) -> None:
         raise ArgumentError(
             f"{needed_by} needs a model for the '{role}' role: add --model-role "
             f"{role}=<provider/model> (offline: --model-role {role}={offline})"
+        )
+
+
+def reject_unknown(task: str, unknown: dict[str, Any], known: Callable[..., Any]) -> None:
+    """Stop a task built with an argument it does not have (`-T stratgy=...`), naming the
+    nearest one: Inspect would only warn and run the default experiment. `model`, which
+    Inspect passes to every task, is not an argument of selfdx's."""
+    names = [n for n in inspect.signature(known).parameters if n != "unknown"]
+    for name in unknown:
+        if name == "model":
+            continue
+        near = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
+        hint = f" (did you mean {near[0]}?)" if near else ""
+        raise ArgumentError(
+            f"{task}: no argument {name!r}{hint}; its arguments are {', '.join(names)}"
         )

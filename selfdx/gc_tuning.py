@@ -5,7 +5,9 @@ machinery). Every full collection walks all of them, stalling the one event loop
 every sample: on a 2-core machine pauses of 0.2-0.5 s, 15-20 times per Safe-Psych run, during
 which no finished API call can be followed by the next one. Freezing the objects alive at task
 start (`gc.freeze()`) takes them out of those walks; they are unfrozen when the task ends, so
-nothing is kept longer than without the freeze. Only selfdx tasks are affected.
+nothing is kept longer than without the freeze. Only selfdx tasks are affected: the hook is
+registered when a selfdx task is built (`use_gc_freeze`), not when the package is imported, so
+other evaluations in the same environment neither run nor list it.
 
 Set `SELFDX_GC_FREEZE=0` to turn it off. bench/ measures the effect.
 """
@@ -26,7 +28,6 @@ def _is_selfdx(spec: EvalSpec) -> bool:
     return name.startswith("selfdx/")
 
 
-@hooks(name="gc_freeze", description="Freeze long-lived objects during selfdx tasks.")
 class GcFreeze(Hooks):
     """Freezes the GC's view of the heap at the start of a selfdx task, unfreezes at its end."""
 
@@ -49,3 +50,17 @@ class GcFreeze(Hooks):
             self.active.discard(data.eval_id)
             if not self.active:
                 gc.unfreeze()
+
+
+_registered: list[type[Hooks]] = []
+
+
+def use_gc_freeze() -> None:
+    """Register the hook, once, when a selfdx task is built: an Inspect run of any other task
+    in the same environment neither has it nor announces it."""
+    if not _registered:
+        _registered.append(
+            hooks(name="gc_freeze", description="Freeze long-lived objects during selfdx tasks.")(
+                GcFreeze
+            )
+        )

@@ -9,7 +9,9 @@ from inspect_ai import Task, eval
 from inspect_ai.dataset import Sample
 from inspect_ai.solver import Generate, TaskState, solver
 
-import selfdx.gc_tuning  # noqa: F401  (registers the hook)
+from selfdx.gc_tuning import use_gc_freeze
+
+use_gc_freeze()  # as building a selfdx task does
 
 SEEN: list[int] = []
 
@@ -44,3 +46,23 @@ def test_other_tasks_are_left_alone(tmp_path):
     task = Task(dataset=[Sample(input="x")], solver=record_freeze(), name="other_probe")
     eval(task, model="selfdx/eager", display="none", log_dir=str(tmp_path))
     assert SEEN == [0]
+
+
+def test_another_evaluation_neither_runs_nor_announces_the_hook(tmp_path):
+    """With selfdx installed, an Inspect run of someone else's task lists no selfdx hook."""
+    import subprocess
+    import sys
+
+    source = tmp_path / "other_task.py"
+    source.write_text(
+        "from inspect_ai import Task, task\n"
+        "from inspect_ai.dataset import Sample\n\n\n"
+        "@task\n"
+        "def other():\n"
+        "    return Task(dataset=[Sample(input='x')])\n"
+    )
+    command = [sys.executable, "-m", "inspect_ai", "eval", source.name, "--model",
+               "mockllm/model", "--log-dir", str(tmp_path / "logs")]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "gc_freeze" not in done.stdout + done.stderr

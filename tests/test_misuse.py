@@ -293,3 +293,55 @@ def test_selfdx_command_errors_are_one_line(tmp_path):
     assert result.stderr.strip().splitlines() == [
         "selfdx: error: --n: expected a whole number of turns >= 1, got 0"
     ]
+
+
+@pytest.mark.parametrize(
+    ("task", "arguments", "message"),
+    [
+        ("safe_psych", {"stratgy": "structured_actions"},
+         "selfdx/safe_psych: no argument 'stratgy' (did you mean strategy?)"),
+        ("mentalbench", {"parsr": "reference"},
+         "selfdx/mentalbench: no argument 'parsr' (did you mean parser?)"),
+        ("interview", {"patient_styles": "vague"},
+         "selfdx/interview: no argument 'patient_styles' (did you mean patient_style?)"),
+        ("judge_check", {"judge_atempts": 2},
+         "selfdx/judge_check: no argument 'judge_atempts' (did you mean judge_attempts?)"),
+        ("patient_check", {"per_disease": 1},
+         "selfdx/patient_check: no argument 'per_disease' (did you mean per_disorder?)"),
+        ("mentalbench_generate", {"xyz": 1}, "selfdx/mentalbench_generate: no argument 'xyz';"),
+    ],
+)  # fmt: skip
+def test_a_misspelled_task_argument_stops_before_any_sample(task, arguments, message, tmp_path):
+    """Inspect only warns about an argument a task does not have and runs the defaults; a
+    selfdx task stops with one line naming the nearest argument."""
+    with pytest.raises(ArgumentError) as error:
+        eval(
+            f"selfdx/{task}",
+            task_args=arguments,
+            model="selfdx/first-option",
+            model_roles=JUDGE,
+            log_dir=str(tmp_path),
+            **RUN,
+        )
+    assert str(error.value).startswith(message), str(error.value)
+    assert "\n" not in str(error.value)
+    assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize(
+    ("model", "role", "nearest"),
+    [("selfdx/keywords", None, "selfdx/keyword"), ("selfdx/keyword", "selfdx/rule-judge",
+      "selfdx/rules-judge")],
+)  # fmt: skip
+def test_a_misspelled_selfdx_model_is_one_line_naming_the_nearest(model, role, nearest, tmp_path):
+    """Run as a user would: `inspect eval` prints one line and exits non-zero, no traceback."""
+    command = [
+        sys.executable, "-m", "inspect_ai", "eval", "selfdx/safe_psych", "--model", model,
+        "--model-role", f"grader={role or 'selfdx/rules-judge'}", "--limit", "1",
+        "--log-dir", str(tmp_path),
+    ]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    output = done.stdout + done.stderr
+    assert done.returncode != 0
+    assert "Traceback" not in output
+    assert f"(did you mean {nearest}?)" in " ".join(output.split())

@@ -99,7 +99,9 @@ def test_bad_fault_arguments_are_refused(args: dict, message: str) -> None:
 
 
 def test_unknown_wrapped_policy_is_named() -> None:
-    with pytest.raises(ValueError, match="unknown selfdx offline model 'nope'; known: .*faults"):
+    with pytest.raises(
+        ValueError, match="no offline model 'selfdx/nope'; the selfdx models .*faults"
+    ):
         get_model("selfdx/faults", policy="nope")
 
 

@@ -9,20 +9,20 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Sequence
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
 from inspect_ai.model import GenerateConfig
 from pydantic import Field
 
-import selfdx.gc_tuning  # noqa: F401  (registers the GC freeze hook for selfdx tasks)
-from selfdx.arguments import checked, choice, positive_int, text
+from selfdx.arguments import checked, choice, positive_int, reject_unknown, text
 from selfdx.datasets.identity import samples_sha256
 from selfdx.datasets.interview.cases import VARIANTS, case_to_sample, load_cases
 from selfdx.datasets.interview.styles import STYLES, styled_case
 from selfdx.datasets.mentalbench.schema import AnswerFormat, Generator
 from selfdx.errors import ArgumentError
+from selfdx.gc_tuning import use_gc_freeze
 from selfdx.scorers.interview.scorer import interview_scorer
 from selfdx.solvers.interview.prompts import FullText, Mode
 from selfdx.solvers.interview.solver import interview as interview_solver
@@ -88,6 +88,7 @@ def interview(
     generator: str = "gpt5",
     full_text: str = "profile",
     patient_style: str | Sequence[str] = "plain",
+    **unknown: Any,
 ) -> Task:
     """Diagnostic interview of a simulated MentalKG patient.
 
@@ -114,6 +115,8 @@ def interview(
             or over_reporting; several (a list, or comma-separated) run every case with each,
             and the results break the main metrics down by style.
     """
+    reject_unknown("selfdx/interview", unknown, interview)
+    use_gc_freeze()
     choice("mode", mode, Mode)
     choice("answer_format", answer_format, AnswerFormat)
     choice("cases", cases, CaseSource)

@@ -7,12 +7,14 @@ the package folder against one model, and this task measures the judge, not that
 
 from __future__ import annotations
 
+from typing import Any
+
 from inspect_ai import Task, task
 
-import selfdx.gc_tuning  # noqa: F401  (registers the GC freeze hook for selfdx tasks)
-from selfdx.arguments import flag, positive_int, require_role, text
+from selfdx.arguments import flag, positive_int, reject_unknown, require_role, text
 from selfdx.datasets.identity import samples_sha256
 from selfdx.datasets.judge_check import judge_check_dataset
+from selfdx.gc_tuning import use_gc_freeze
 from selfdx.judge.panel import panel_roles, require_panel
 from selfdx.scorers.judge_check.scorer import judge_check_scorer
 
@@ -25,6 +27,7 @@ def judge_check(
     judge_attempts: int = 3,
     judge_max_tokens: int = 128,
     judge_cache: bool = True,
+    **unknown: Any,
 ) -> Task:
     """The Safe-Psych behaviour judge (the `grader` role, or a panel) against reference labels.
 
@@ -41,6 +44,8 @@ def judge_check(
         judge_max_tokens: the judge's output budget (128, as in Safe-Psych).
         judge_cache: serve repeated judge calls from Inspect's cache.
     """
+    reject_unknown("selfdx/judge_check", unknown, judge_check)
+    use_gc_freeze()
     data = text("data", data, "'demo', a JSONL file of labelled replies or an annotated CSV")
     roles = panel_roles(judges)
     judge_attempts = positive_int("judge_attempts", judge_attempts)

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
+from inspect_ai.log import HeadlineMetric
 from inspect_ai.solver import generate
 
-from selfdx.arguments import checked, flag, require_role, text
+from selfdx.arguments import checked, flag, reject_unknown, require_role, text
 from selfdx.datasets.identity import data_source, samples_sha256
 from selfdx.datasets.mentalbench.dataset import HF_REPO, HF_REVISION, mentalbench_samples
 from selfdx.datasets.mentalbench.filters import normalise_types, types_of
 from selfdx.errors import ArgumentError
+from selfdx.gc_tuning import use_gc_freeze
 from selfdx.scorers.mentalbench.metrics import mentalbench_metrics
 from selfdx.scorers.mentalbench.parsers import get_parser
 from selfdx.scorers.mentalbench.scorer import mentalbench_scorer
@@ -39,6 +42,7 @@ def mentalbench(
     include_truncated: bool = False,
     revision: str = HF_REVISION,
     answer_format: str = "letters",
+    **unknown: Any,
 ) -> Task:
     """MentalBench: pick the diagnosis (or diagnoses) that fit a case, scored by exact set match.
 
@@ -61,6 +65,8 @@ def mentalbench(
             diagnosis in words, options hidden; scored by `diagnosis_agreement`, the `grader`
             mapping the answer to the options).
     """
+    reject_unknown("selfdx/mentalbench", unknown, mentalbench)
+    use_gc_freeze()
     data = text("data", data, "'hf', 'demo', a resources/ folder or the Hugging Face CSV")
     get_parser(parser)
     style = check_style(prompt_style)
@@ -90,7 +96,10 @@ def mentalbench(
         solver=[mentalbench_prompt(style, answer_format), generate()],
         scorer=diagnosis_agreement() if free_text else mentalbench_scorer(parser),
         metrics=None if free_text else mentalbench_metrics(types_of(variants)),
-        headline_metric=None if free_text else "mentalbench_scorer.accuracy",
+        # the scorer's one results entry holds `accuracy` among its metrics
+        headline_metric=None
+        if free_text
+        else HeadlineMetric(scorer="mentalbench_scorer", metric="accuracy"),
         version=TASK_VERSION,
         metadata={
             "benchmark": "mentalbench",

@@ -13,17 +13,19 @@ that model's calls writing cases (nor fail for want of `-T kg`).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.solver import generate
 
-from selfdx.arguments import checked, flag, positive_int, require_role, text
+from selfdx.arguments import checked, flag, positive_int, reject_unknown, require_role, text
 from selfdx.datasets.mentalbench.filters import normalise_disorders, normalise_types
 from selfdx.datasets.mentalkg.model import PUBLISHED_COUNTS, load_kg
 from selfdx.datasets.mentalkg.profile_model import CaseProfile
 from selfdx.datasets.mentalkg.profiles import sample_profiles
 from selfdx.errors import ArgumentError
+from selfdx.gc_tuning import use_gc_freeze
 from selfdx.scorers.mentalbench.generate_scorer import (
     DEFAULT_SLACK,
     check_grade,
@@ -64,6 +66,7 @@ def mentalbench_generate(
     length_slack: float = DEFAULT_SLACK,
     grade: bool | str = "auto",
     check_counts: bool = True,
+    **unknown: Any,
 ) -> Task:
     """Generate MentalBench cases: sampled MentalKG profiles written up by the model.
 
@@ -81,6 +84,8 @@ def mentalbench_generate(
         check_counts: require the published node counts (23/23/84/87); false for an
             extended graph.
     """
+    reject_unknown("selfdx/mentalbench_generate", unknown, mentalbench_generate)
+    use_gc_freeze()
     if not kg:
         raise ArgumentError(
             "kg: pass -T kg=PATH to MentalKG's knowledge_graph/EN folder (in the resources/ "

@@ -8,17 +8,18 @@ Registered through the package entry point only (the `task(...)` call at the bot
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
 
-import selfdx.gc_tuning  # noqa: F401  (registers the GC freeze hook for selfdx tasks)
-from selfdx.arguments import NonNegativeInt, checked, text
+from selfdx.arguments import NonNegativeInt, checked, reject_unknown, text
 from selfdx.datasets.identity import samples_sha256
 from selfdx.datasets.interview.cases import load_cases
 from selfdx.datasets.interview.probes import probe_samples
 from selfdx.datasets.interview.styles import styled_case
 from selfdx.errors import ArgumentError
+from selfdx.gc_tuning import use_gc_freeze
 from selfdx.inspect_tasks.interview import normalise_styles, normalise_types
 from selfdx.scorers.patient_check.scorer import patient_check_scorer
 from selfdx.solvers.interview.patient_check import ask_probe
@@ -31,6 +32,7 @@ def patient_check(
     types: str | Sequence[str | int] = "1,2",
     per_disorder: int = 0,
     patient_style: str | Sequence[str] = "plain",
+    **unknown: Any,
 ) -> Task:
     """The `patient` role (default `selfdx/kg-patient`) on scripted questions whose right
     answers are known from the profile: facts it has, symptoms and requirements it lacks,
@@ -45,6 +47,8 @@ def patient_check(
         patient_style: the patient styles to check (one, several, or a comma-separated list),
             each with the expectations its style sets and its own `style` probe.
     """
+    reject_unknown("selfdx/patient_check", unknown, patient_check)
+    use_gc_freeze()
     data = text("data", data, "'demo' or a MentalBench resources/ folder")
     per_disorder = checked(
         "per_disorder", per_disorder, NonNegativeInt, "expected a whole number >= 0"

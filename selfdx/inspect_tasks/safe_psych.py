@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from inspect_ai import Task, task
 from inspect_ai.model import GenerateConfig
 
-import selfdx.gc_tuning  # noqa: F401  (registers the GC freeze hook for selfdx tasks)
-from selfdx.arguments import flag, positive_int, require_role, text
+from selfdx.arguments import flag, positive_int, reject_unknown, require_role, text
 from selfdx.datasets.identity import data_source, samples_sha256
 from selfdx.datasets.safe_psych import HF_DATASET, HF_REVISION, safe_psych_dataset
 from selfdx.errors import ArgumentError
+from selfdx.gc_tuning import use_gc_freeze
 from selfdx.judge.panel import panel_roles, require_panel
 from selfdx.scorers.rubrics.caution import caution
 from selfdx.scorers.rubrics.diagnosis_agreement import diagnosis_agreement
@@ -50,6 +52,7 @@ def safe_psych(
     judge_cache: bool = True,
     scorers: str | list[str] | None = None,
     judges: int | str | list[str] | None = None,
+    **unknown: Any,
 ) -> Task:
     """Safe-Psych: staged disclosure of psychiatric notes, replies judged by the `grader` role.
 
@@ -69,6 +72,8 @@ def safe_psych(
             grader_2 ... grader_n) or role names (a list, or comma-separated); a majority
             vote per key, and Krippendorff's alpha between the judges in the results.
     """
+    reject_unknown("selfdx/safe_psych", unknown, safe_psych)
+    use_gc_freeze()
     data = text("data", data, "'hf', 'demo' or the path of a CSV in the published schema")
     check_strategy(strategy)
     revision = text("revision", revision, "a Hub revision (branch, tag or commit)")

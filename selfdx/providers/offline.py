@@ -11,6 +11,7 @@ remote API before answering; `-M pool=<name>` puts a model in its own connection
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable
 from typing import Any, cast
 
@@ -24,6 +25,7 @@ from inspect_ai.model import (
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
 
+from selfdx.errors import SelfdxError
 from selfdx.providers.simulated_latency import (
     DEFAULT_POOL,
     simulated_latency,
@@ -92,8 +94,13 @@ class OfflineModel(ModelAPI):
         super().__init__(model_name, base_url, api_key, [], config)
         _load_policies()
         if model_name not in POLICIES:
-            known = ", ".join(sorted([*POLICIES, *MODELS]))
-            raise ValueError(f"unknown selfdx offline model '{model_name}'; known: {known}")
+            known = sorted([*POLICIES, *MODELS])
+            near = difflib.get_close_matches(model_name, known, n=1)
+            hint = f" (did you mean selfdx/{near[0]}?)" if near else ""
+            raise SelfdxError(
+                f"no offline model 'selfdx/{model_name}'{hint}; the selfdx models are "
+                + ", ".join(f"selfdx/{name}" for name in known)
+            )
         self.policy = POLICIES[model_name]
         latency_args, self.model_args = split_latency_args(model_args)
         self.pool = str(latency_args.get("pool", DEFAULT_POOL))

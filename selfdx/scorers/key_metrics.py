@@ -65,6 +65,9 @@ def key_means(
     take_mean, take_stderr = mean(), stderr(cluster=cluster) if cluster else stderr()
 
     def compute(scores: list[SampleScore]) -> Value:
+        if not scores:  # before any sample is scored (Inspect's live display): every key NaN,
+            # so that a headline metric is found from the start
+            return {name: math.nan for k in keys for name in (k, f"{k}_stderr")}
         result: dict[str, float] = {}
         for key in (k for k in keys if present(scores, k)):
             keyed = key_scores(scores, key)
