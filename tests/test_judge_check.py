@@ -348,6 +348,7 @@ def reported(log) -> dict[str, float]:
 def test_rules_judge_on_the_bundled_set_equals_an_independent_computation(tmp_path):
     (log,) = eval("selfdx/judge_check", model_roles=RULES, log_dir=str(tmp_path), **RUN)
     assert log.status == "success"
+    assert log.eval.model == "selfdx/rules-judge"  # the judge under test heads the log
     assert len(log.samples) == len(bundled())
     expected = independent(log, bundled())
     got = reported(log)

@@ -11,7 +11,14 @@ from typing import Any
 
 from inspect_ai import Task, task
 
-from selfdx.arguments import flag, positive_int, reject_unknown, require_role, text
+from selfdx.arguments import (
+    flag,
+    positive_int,
+    reject_unknown,
+    require_role,
+    roles_of_this_eval,
+    text,
+)
 from selfdx.datasets.identity import samples_sha256
 from selfdx.datasets.judge_check import judge_check_dataset
 from selfdx.gc_tuning import use_gc_freeze
@@ -56,9 +63,12 @@ def judge_check(
     else:
         require_role("grader", "selfdx/judge_check (the judge under test)", "selfdx/rules-judge")
     dataset = judge_check_dataset(data)
+    bound = roles_of_this_eval() or {}
     return Task(
         dataset=dataset,
         solver=[],
+        # the judge under test is the run's model in its header (not `none/none`)
+        model=bound.get(roles[0] if roles else "grader"),
         scorer=judge_check_scorer(roles, judge_attempts, judge_max_tokens, judge_cache),
         version=TASK_VERSION,
         metadata={
