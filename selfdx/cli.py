@@ -127,17 +127,69 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     return 0 if ok else 1
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="selfdx", description=__doc__)
-    commands = parser.add_subparsers(dest="command", required=True)
+# What each command does, at more length than its one-line help, and an example of it.
+ABOUT: dict[str, tuple[str, str]] = {
+    "report": (
+        "Tables (CSV, markdown), figures and report.html from every selfdx log under LOG_DIR, "
+        "with bootstrap intervals; runs that differ in any setting are separate rows.",
+        "selfdx report logs --out report",
+    ),
+    "export": (
+        "Write Safe-Psych, MentalBench, generated-case or interview logs in the reference "
+        "repositories' formats, so that their own scripts run on selfdx's output.",
+        "selfdx export safe-psych logs/ --out export/safe_psych",
+    ),
+    "judge-agreement": (
+        "Agreement between the judge's labels and human annotations in the reference layout "
+        "(accuracy, Cohen's kappa, macro-F1, Fleiss' kappa).",
+        "selfdx judge-agreement annotations.csv annotation/annotation_key.csv",
+    ),
+    "annotation-sample": (
+        "A stratified blind sample of judged Safe-Psych turns to annotate "
+        "(annotation_blind.csv), with its key (annotation_key.csv).",
+        "selfdx annotation-sample logs/ --n 200 --out annotation/",
+    ),
+    "sweep": (
+        "Every model against every Safe-Psych strategy (or MentalBench type) with Inspect's "
+        "eval-set: one log directory per sweep; a rerun resumes it.",
+        "selfdx sweep --models selfdx/keyword --grader selfdx/rules-judge --log-dir logs/sweep",
+    ),
+    "data": (
+        "Check a dataset file against its schema without running a model; every problem is "
+        "named with its row, id and column.",
+        "selfdx data safe-psych demo",
+    ),
+}
 
-    report = commands.add_parser("report", help="tables, figures and an HTML page from logs")
+
+def build_parser() -> argparse.ArgumentParser:
+    examples = "\n".join(f"  {example}" for _, example in ABOUT.values())
+    parser = argparse.ArgumentParser(
+        prog="selfdx",
+        description=__doc__,
+        epilog=f"examples:\n{examples}\nrun 'selfdx COMMAND --help' for a command's arguments",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    subparsers = parser.add_subparsers(dest="command", required=True)
+
+    def command(name: str, help: str) -> argparse.ArgumentParser:
+        """A command with its one-line help, its description and its example."""
+        about, example = ABOUT[name]
+        return subparsers.add_parser(
+            name,
+            help=help,
+            description=about,
+            epilog=f"example:\n  {example}",
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+
+    report = command("report", help="tables, figures and an HTML page from logs")
     report.add_argument("log_dir", help="directory of Inspect logs (searched recursively)")
     report.add_argument("--out", default="report", help="output directory (default: report)")
     report.add_argument("--quiet", action="store_true", help="no progress bar")
     report.set_defaults(run=cmd_report)
 
-    export = commands.add_parser("export", help="write logs in a reference repository's format")
+    export = command("export", help="write logs in a reference repository's format")
     export.add_argument(
         "benchmark", choices=["safe-psych", "mentalbench", "generated", "interview"]
     )
@@ -150,21 +202,21 @@ def build_parser() -> argparse.ArgumentParser:
     )
     export.set_defaults(run=cmd_export)
 
-    agree = commands.add_parser("judge-agreement", help="judge versus human annotations")
+    agree = command("judge-agreement", help="judge versus human annotations")
     agree.add_argument("human_csv", help="annotations in the reference layout")
     agree.add_argument("judge", help="judge labels: JSONL, the key CSV, or a log (with --key)")
     agree.add_argument("--key", help="annotation key CSV, needed when JUDGE is a log")
     agree.add_argument("--out", help="also write the results as JSON here")
     agree.set_defaults(run=cmd_judge_agreement)
 
-    sample = commands.add_parser("annotation-sample", help="stratified blind sample of turns")
+    sample = command("annotation-sample", help="stratified blind sample of turns")
     sample.add_argument("logs", nargs="+", help="Safe-Psych log files or directories")
     sample.add_argument("--n", type=int, default=200, help="number of turns (default 200)")
     sample.add_argument("--out", required=True, help="output directory")
     sample.add_argument("--seed", type=int, default=123, help="sampling seed (default 123)")
     sample.set_defaults(run=cmd_annotation_sample)
 
-    sweep = commands.add_parser("sweep", help="models x strategies (or types) via eval-set")
+    sweep = command("sweep", help="models x strategies (or types) via eval-set")
     sweep.add_argument("--benchmark", default="safe_psych", choices=["safe_psych", "mentalbench"])
     sweep.add_argument("--models", required=True, help="comma-separated Inspect model names")
     sweep.add_argument("--strategies", help="comma-separated Safe-Psych strategies (default all)")
@@ -186,7 +238,7 @@ def build_parser() -> argparse.ArgumentParser:
     sweep.add_argument("--display", default="plain", help="Inspect display (default plain)")
     sweep.set_defaults(run=cmd_sweep)
 
-    data = commands.add_parser("data", help="check a dataset file without running a model")
+    data = command("data", help="check a dataset file without running a model")
     kinds = data.add_subparsers(dest="kind", required=True)
     safe = kinds.add_parser("safe-psych", help="validate a CSV in the Safe-Psych schema")
     safe.add_argument("path", help="the CSV file, or 'demo' for the bundled set")

@@ -345,3 +345,15 @@ def test_a_misspelled_selfdx_model_is_one_line_naming_the_nearest(model, role, n
     assert done.returncode != 0
     assert "Traceback" not in output
     assert f"(did you mean {nearest}?)" in " ".join(output.split())
+
+
+def test_every_command_describes_itself_with_an_example():
+    from selfdx.cli import ABOUT, build_parser
+
+    parser = build_parser()
+    assert "examples:" in parser.format_help()
+    for name in ABOUT:
+        sub = parser._subparsers._group_actions[0].choices[name]  # argparse keeps them here
+        text = sub.format_help()
+        assert ABOUT[name][0].split(";")[0][:40] in " ".join(text.split())
+        assert f"example:\n  {ABOUT[name][1]}" in text
