@@ -25,6 +25,7 @@ SELF = [
     "Have you ever harmed yourself, for example by cutting?",
     "Any history of self-harm or overdoses?",
     "Are you safe right now?",
+    "Do you act in reckless or self-destructive ways?",
     "Have you felt like you don't want to be alive anymore?",
     "Have you thought about taking your own life?",
 ]

@@ -70,6 +70,8 @@ def test_vague_answers_in_general_until_asked_how_long_how_often_or_for_an_examp
     system = prompt(demo, "vague")
     general = answer(system, SLEEP)
     assert general.startswith(GENERAL) and revealed(general) == []
+    # a symptom's description read out ("nearly every day") asks for no detail
+    assert revealed(answer(system, "Do you sleep badly nearly every day?")) == []
     for detailed in (
         "How often do you have trouble sleeping?",
         "Can you give me an example of what your sleep is like?",

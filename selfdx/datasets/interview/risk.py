@@ -54,6 +54,7 @@ _IDEATION = (
 _SELF_HARM = (
     r"(?:harm|hurt|injur|cut|burn)(?:s|ed|ing)? " + _YOU,
     r"self[- ]?(?:harm|injur)",
+    r"self[- ]destructive",  # DSM-5's gloss of this PTSD criterion includes self-injury
     r"tak(?:e|ing) an overdose",
     r"overdos",
 )

@@ -41,7 +41,7 @@ DETAIL = re.compile(
     r"how (?:long|often|many|much|frequently|bad|severe)|how many times|for (?:example|instance)"
     r"|an example|what (?:happens|is it like|was it like|does it feel like)|describe"
     r"|walk me through"
-    r"|tell me (?:more )?about (?:a|the last|one) time|when did|since when|every day|most days",
+    r"|tell me (?:more )?about (?:a|the last|one) time|when did|since when",
     re.IGNORECASE,
 )
 STIGMATISED = re.compile(

@@ -143,6 +143,7 @@ def interview_scorer(data: str = "demo") -> Scorer:
         if trace.stop_reason == InterviewStop.ANSWER:
             reading = read_answer(trace.diagnosis_text, case, kg, trace.answer_format)
         values = score_values(case, trace, kg, reading)
+        kg_fact_ids = {f.id for f in case.facts if f.kind != "risk"}
         named = reading.code if reading else None
         return Score(
             value=values,
@@ -157,7 +158,8 @@ def interview_scorer(data: str = "demo") -> Scorer:
                 + f" (key {'+'.join(case.key_codes)})"
                 + (f", answer {reading.status}: {reading.reason}" if reading else "")
                 + f", criteria claim {claim_text(trace)}, {trace.questions} questions, "
-                f"elicited {len(trace.elicited)} of {len(case.facts)} facts"
+                f"elicited {len(set(trace.elicited) & kg_fact_ids)} of {len(kg_fact_ids)} "
+                "MentalKG facts"
             ),
             metadata={
                 "stop_reason": trace.stop_reason,
