@@ -18,9 +18,9 @@ from pydantic import Field
 
 from selfdx.arguments import checked, choice, positive_int, reject_unknown, text
 from selfdx.datasets.identity import samples_sha256
-from selfdx.datasets.interview.cases import VARIANTS, case_to_sample, load_cases
+from selfdx.datasets.interview.cases import case_to_sample, load_cases
 from selfdx.datasets.interview.styles import STYLES, styled_case
-from selfdx.datasets.mentalbench.schema import AnswerFormat, Generator
+from selfdx.datasets.mentalbench.schema import VARIANTS, AnswerFormat, Generator
 from selfdx.errors import ArgumentError
 from selfdx.gc_tuning import use_gc_freeze
 from selfdx.scorers.interview.scorer import interview_scorer

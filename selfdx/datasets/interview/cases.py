@@ -58,7 +58,6 @@ from selfdx.errors import ArgumentError, SelfdxError
 DEFAULT_SAMPLED = 10  # fresh profiles per type when `n_sampled` is not given
 DATA_STORE_KEY = "selfdx:interview_data"  # sample store: the `data` argument of the run
 Variant = Literal["1", "2", "3", "4a", "4b"]
-VARIANTS: tuple[str, ...] = ("1", "2", "3", "4a", "4b")
 DEMOGRAPHICS = re.compile(
     r"\b(an?\s+\d{1,3}[- ]year[- ]old\b.{0,80}?)(?=\s+(?:who|presents|presenting|reports|is|was|"
     r"has|comes|came|with|describes|seeks|sought|referred|arrives)\b|[,.;])",
