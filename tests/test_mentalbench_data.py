@@ -480,3 +480,16 @@ def test_strict_parser_on_verbose_replies_over_real_option_sets(items):
             reply = template.format(**hedges)
             parsed = parse_strict(reply, item.options)
             assert parsed.letters is None, (item.sample_id, reply, parsed.letters)
+
+
+@needs_resources
+def test_a_limit_runs_every_type_and_many_disorders():
+    """`--limit N` takes the first N samples: they mix the five types evenly and spread over
+    the disorders (the files' order would give Type 1 of D001 alone)."""
+    items = load_items(str(RESOURCES))
+    assert len(items) == 24_750 and len({i.sample_id for i in items}) == 24_750
+    head = items[:50]
+    assert Counter(i.variant for i in head) == dict.fromkeys(("1", "2", "3", "4a", "4b"), 10)
+    assert len({i.code for i in head if i.variant == "1"}) == 10  # ten disorders, not one
+    for start in range(0, 500, 5):  # every run of five is one item of each type
+        assert {i.variant for i in items[start : start + 5]} == {"1", "2", "3", "4a", "4b"}

@@ -84,12 +84,20 @@ def load_items(
                 "schema"
             )
     check_unique(items)
-    return sorted(items, key=item_order)
+    return interleaved(items)
 
 
-def item_order(item: MentalBenchItem) -> tuple[int, str, str, str]:
-    """Type variant, then code, generator and id, so `--limit` takes the first items of Type 1."""
-    return (VARIANTS.index(item.variant), item.code, item.generator, item.number)
+def interleaved(items: list[MentalBenchItem]) -> list[MentalBenchItem]:
+    """A fixed order in which every prefix mixes the types and disorders: the k-th item of each
+    type in turn (Types 1, 2, 3, 4a, 4b), and within a type the items of every disorder before
+    the next of any (by id, generator, code). `--limit N` then runs a bit of every type, where
+    the files' order (Type 1 first, disorder by disorder) would run Type 1 alone."""
+    by_type: dict[str, list[MentalBenchItem]] = {}
+    for item in sorted(items, key=lambda i: (i.number, i.generator, i.code)):
+        by_type.setdefault(item.variant, []).append(item)
+    queues = [by_type[v] for v in VARIANTS if v in by_type]
+    longest = max((len(q) for q in queues), default=0)
+    return [q[k] for k in range(longest) for q in queues if k < len(q)]
 
 
 def check_unique(items: list[MentalBenchItem]) -> None:
