@@ -74,24 +74,12 @@ def test_a_budget_of_zero_is_explained_once(log_dir):
             return "DIAGNOSIS: A\nCRITERIA MET: cannot tell"
         return "QUESTION: How is your sleep?"
 
-    (log,) = eval(
-        "selfdx/interview",
-        task_args={"data": "demo", "types": "1", "max_questions": 0},
-        model=scripted_model(asks),
-        display="none",
-        log_dir=log_dir,
-    )
+    log = run_demo(log_dir, scripted_model(asks), max_questions=0)
     for sample in log.samples:
         assert sample.store["InterviewTrace:stop_reason"] == "answer"
         assert sample.store["InterviewTrace:questions"] == 0
     always = scripted_model(lambda last, messages: "QUESTION: And your sleep?")
-    (log,) = eval(
-        "selfdx/interview",
-        task_args={"data": "demo", "types": "1", "max_questions": 0},
-        model=always,
-        display="none",
-        log_dir=log_dir,
-    )
+    log = run_demo(log_dir, always, max_questions=0)
     assert {s.store["InterviewTrace:stop_reason"] for s in log.samples} == {"budget"}
 
 
@@ -110,11 +98,12 @@ def test_the_demo_takes_n_sampled_and_seed():
     assert other.metadata["seed"] == 5 and default.metadata["seed"] is None
 
 
-def run_demo(log_dir):
+def run_demo(log_dir, model="selfdx/kg-interviewer", **args):
+    """The interview on the demo's Type 1 cases, with `args` as further task arguments."""
     (log,) = eval(
         "selfdx/interview",
-        task_args={"data": "demo", "types": "1"},
-        model="selfdx/kg-interviewer",
+        task_args={"data": "demo", "types": "1", **args},
+        model=model,
         display="none",
         log_dir=log_dir,
     )
@@ -173,21 +162,9 @@ def test_a_budget_notice_and_a_reminder_fit_in_the_message_limit(log_dir):
     def in_turn(last, messages):
         return replies[min(2, sum(m.role == "assistant" for m in messages))]
 
-    (log,) = eval(
-        "selfdx/interview",
-        task_args={"data": "demo", "types": "1", "max_questions": 0},
-        model=scripted_model(in_turn),
-        display="none",
-        log_dir=log_dir,
-    )
+    log = run_demo(log_dir, scripted_model(in_turn), max_questions=0)
     assert {s.store["InterviewTrace:stop_reason"] for s in log.samples} == {"answer"}
     asks = scripted_model(lambda last, messages: "QUESTION: Sleep?")
     for mode in ("initial", "full"):
-        (log,) = eval(
-            "selfdx/interview",
-            task_args={"data": "demo", "types": "1", "mode": mode},
-            model=asks,
-            display="none",
-            log_dir=log_dir,
-        )
+        log = run_demo(log_dir, asks, mode=mode)
         assert {s.store["InterviewTrace:stop_reason"] for s in log.samples} == {"unparsed"}

@@ -39,7 +39,7 @@ from selfdx.judge.agreement import (
     set_agreement,
 )
 from selfdx.judge.panel import judge_unparsed_rates, panel_alphas
-from selfdx.scorers.key_metrics import key_scores
+from selfdx.scorers.key_metrics import key_scores, present
 
 
 def _metadata(score: SampleScore) -> dict[str, Any]:
@@ -97,19 +97,10 @@ def judge_check_metrics() -> Metric:
             result[f"{key}_accuracy_stderr"] = _stderr(scores, key)
             result[f"{key}_macro_f1"] = stats["macro_f1"]
             result[f"{key}_kappa"] = stats["cohen_kappa"]
-        unparsed = key_scores(scores, "unparsed")
-        result["unparsed_rate"] = (
-            sum(float(s.score.value) for s in unparsed) / len(unparsed)  # type: ignore[arg-type]
-            if unparsed
-            else math.nan
-        )
+        result["unparsed_rate"] = _rate(scores, "unparsed")
         result["unparsed_rate_stderr"] = _stderr(scores, "unparsed")
-        echoed = [s for s in key_scores(scores, "echo")] if _has(scores, "echo") else []
-        result["echo_rate"] = (
-            sum(float(s.score.value) for s in echoed) / len(echoed)  # type: ignore[arg-type]
-            if echoed
-            else math.nan
-        )
+        # logs scored before `echo` was recorded have no value for it: NaN
+        result["echo_rate"] = _rate(scores, "echo") if present(scores, "echo") else math.nan
         result.update(class_bias(scores))
         result.update(pair_consistency(scores))
         if any(_metadata(s).get("panel") for s in scores):
@@ -120,9 +111,10 @@ def judge_check_metrics() -> Metric:
     return compute
 
 
-def _has(scores: list[SampleScore], key: str) -> bool:
-    """Whether the scores carry `key` (logs written before it was added do not)."""
-    return all(isinstance(s.score.value, dict) and key in s.score.value for s in scores)
+def _rate(scores: list[SampleScore], key: str) -> float:
+    """The mean of a 0/1 key over the replies it applies to (NaN when none)."""
+    keyed = key_scores(scores, key)
+    return sum(float(s.score.value) for s in keyed) / len(keyed) if keyed else math.nan  # type: ignore[arg-type]
 
 
 BIAS_KEYS = ("primary_answer", "info_request", "action")
