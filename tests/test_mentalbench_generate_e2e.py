@@ -47,7 +47,10 @@ def test_generation_run(generated):
     words = [s.scores[SCORER].value["words"] for s in samples]
     assert metric_value(generated, "words") == pytest.approx(sum(words) / 50)
     for key in ("coherent", "discriminates", "grader_unparsed"):
-        assert math.isnan(metric_value(generated, key))  # no grader bound: not graded
+        # no grader bound: not graded, so no such metric (rather than a nan with no reason)
+        with pytest.raises(KeyError):
+            metric_value(generated, key)
+        assert key not in samples[0].scores[SCORER].value
     first = samples[0]
     assert first.scores[SCORER].explanation.endswith("not graded")
     assert first.messages[0].role == "system" and "Third person" in first.messages[0].text
@@ -203,7 +206,9 @@ def test_grading_can_be_skipped_or_required(tmp_path):
         display="none",
         log_dir=str(tmp_path / "skip"),
     )[0]
-    assert calls == [] and math.isnan(metric_value(log, "coherent"))
+    assert calls == [] and "coherent" not in log.samples[0].scores[SCORER].value
+    with pytest.raises(KeyError):
+        metric_value(log, "coherent")
     log = eval(
         mentalbench_generate(kg=str(KG), types=1, n=1, grade=True),
         model="selfdx/case-writer",

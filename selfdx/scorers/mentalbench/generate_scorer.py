@@ -5,10 +5,11 @@ Per sample the score value holds:
 - `words`: the narrative's length in words; `length_ok`: 1 when it lies within the target
   range widened by `slack` on each side (150-200 words and 15 % give 127-230);
 - `leak_free`: 1 when the narrative names no MentalKG diagnosis (see `diagnosis_names`);
-- `coherent`, `discriminates`: the grader's verdicts (1 yes, 0 no), NaN when not graded or when
-  the grader's answer could not be parsed; `grader_unparsed`: 1 when it could not be parsed
-  after the retries, 0 when it could, NaN when no grader was asked (its mean is the share of
-  graded cases left unparsed);
+- `coherent`, `discriminates`: the grader's verdicts (1 yes, 0 no), NaN when the grader's
+  answer could not be parsed; `grader_unparsed`: 1 when it could not be parsed after the
+  retries, 0 when it could (its mean is the share of graded cases left unparsed). These three
+  keys are only in the scores, and the results, of a run whose cases the grader reviews: a run
+  without a review has no such metric, rather than a `nan` with no reason;
 - `accepted`: 1 when the length and leakage checks pass and, if the case was graded, the
   grader said yes to both questions (an unparsed review does not accept a case).
 
@@ -21,7 +22,7 @@ from __future__ import annotations
 import math
 
 from inspect_ai.model import model_roles
-from inspect_ai.scorer import Score, Target, mean, scorer, stderr
+from inspect_ai.scorer import Score, Target, scorer
 from inspect_ai.solver import TaskState
 
 from selfdx.arguments import PositiveInt, checked
@@ -29,6 +30,7 @@ from selfdx.datasets.mentalkg.diagnosis_names import find_diagnosis_names
 from selfdx.datasets.mentalkg.profile_model import CaseProfile
 from selfdx.errors import ArgumentError
 from selfdx.judge.grader_calls import ask_grader
+from selfdx.scorers.key_metrics import key_means
 from selfdx.scorers.rubrics.case_grader import CaseVerdict, grader_prompt, parse_verdict
 from selfdx.solvers.mentalbench.generate_prompts import style_for
 
@@ -70,7 +72,7 @@ def grader_bound() -> bool:
     return "grader" in model_roles()
 
 
-@scorer(metrics={key: [mean(), stderr()] for key in KEYS})
+@scorer(metrics=[key_means(KEYS)])
 def mentalbench_case_checks(
     min_words: int = 150,
     max_words: int = 200,
@@ -91,9 +93,6 @@ def mentalbench_case_checks(
             "words": float(words),
             "length_ok": float(low <= words <= high),
             "leak_free": float(not mentions),
-            "coherent": NAN,
-            "discriminates": NAN,
-            "grader_unparsed": NAN,
         }
         notes = [f"{words} words ({'within' if value['length_ok'] else 'outside'} {low}-{high})"]
         notes.append(
@@ -118,7 +117,7 @@ def mentalbench_case_checks(
             metadata |= {"grader_model": result.model, "grader_outputs": result.outputs}
             verdict: CaseVerdict | None = result.parsed
             if verdict is None:
-                value["grader_unparsed"] = 1.0
+                value |= {"coherent": NAN, "discriminates": NAN, "grader_unparsed": 1.0}
                 verdict_ok = False
                 notes.append(f"grader: {result.error}")
                 metadata["grader_error"] = result.error
