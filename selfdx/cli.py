@@ -57,7 +57,7 @@ def folder_logs(paths: list[str]) -> tuple[list[str], list[str]]:
 def cmd_report(args: argparse.Namespace) -> int:
     from selfdx.analysis.report import build_report
 
-    out = build_report(args.log_dir, args.out, progress=not args.quiet)
+    out = build_report(args.log_dir, args.out, progress=not args.quiet, prices=args.prices)
     print(f"report written to {out / 'report.md'} and {out / 'report.html'}")
     return 0
 
@@ -131,8 +131,9 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 ABOUT: dict[str, tuple[str, str]] = {
     "report": (
         "Tables (CSV, markdown), figures and report.html from every selfdx log under LOG_DIR, "
-        "with bootstrap intervals; runs that differ in any setting are separate rows.",
-        "selfdx report logs --out report",
+        "with bootstrap intervals; runs that differ in any setting are separate rows. A "
+        "section per task, and what the runs cost (tokens, and dollars with --prices).",
+        "selfdx report logs --out report --prices prices.yaml",
     ),
     "export": (
         "Write Safe-Psych, MentalBench, generated-case or interview logs in the reference "
@@ -187,6 +188,12 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("log_dir", help="directory of Inspect logs (searched recursively)")
     report.add_argument("--out", default="report", help="output directory (default: report)")
     report.add_argument("--quiet", action="store_true", help="no progress bar")
+    report.add_argument(
+        "--prices",
+        help="model prices for the cost section: YAML or JSON in the format of inspect eval "
+        "--model-cost-config (model: input, output, input_cache_write, input_cache_read, "
+        "dollars per million tokens)",
+    )
     report.set_defaults(run=cmd_report)
 
     export = command("export", help="write logs in a reference repository's format")

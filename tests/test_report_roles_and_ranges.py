@@ -86,7 +86,7 @@ def test_a_users_task_called_interview_is_not_selfdx(tmp_path):
     (log,) = eval(interview(), model="mockllm/model", display="none", log_dir=str(tmp_path / "l"))
     assert log.eval.task == "interview"
     runs, skipped = find_runs(tmp_path / "l")
-    assert runs == [] and "not a selfdx benchmark" in skipped[0][1]
+    assert runs == [] and "not a selfdx task" in skipped[0][1]
     assert main(["export", "interview", str(tmp_path / "l"), "--out", str(tmp_path / "o")]) == 2
 
 

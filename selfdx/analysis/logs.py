@@ -24,12 +24,14 @@ from inspect_ai.log import (
     read_eval_log_samples,
     read_eval_log_samples_by_id,
 )
+from inspect_ai.model import ModelUsage
 from tqdm import tqdm
 
 from selfdx.analysis.identity import (
     data_identity,
     grouping_key,
     judges_of,
+    model_roles_of,
     other_roles,
     selfdx_task,
     settings,
@@ -37,6 +39,11 @@ from selfdx.analysis.identity import (
 from selfdx.errors import SelfdxError
 
 BENCHMARKS = ("safe_psych", "mentalbench", "interview")
+# Tasks that measure a grader, a simulator or a case writer: the report shows their metrics as
+# the task computed them (from the log's header), one column per run.
+CHECKS = ("judge_check", "patient_check", "mentalbench_generate")
+# The model role a check measures (the judge, the patient); the writer is the run's model.
+CHECKED_ROLE = {"judge_check": "grader", "patient_check": "patient"}
 # Samples read per call of `read_eval_log_samples_by_id`. Each call parses the log's zip directory
 # once (about 0.1 s for 25,000 samples); 1,000 MentalBench samples take about 75 MB.
 SAMPLE_BATCH = 1000
@@ -96,10 +103,13 @@ class Run:
     data_source: str = ""
     data_id: str = ""
     data_cases: int = 0
+    dataset_size: int = 0  # the cases of the data as configured, before any --limit
     dataset: str = ""  # the label of the data in tables (set by `label_runs`)
     group: str = ""  # grouping key: equal exactly for repeats of one configuration
     settings: dict[str, Any] = field(default_factory=dict)
     roles: dict[str, str] = field(default_factory=dict)  # model roles besides the judge(s)
+    metrics: dict[str, float] = field(default_factory=dict)  # as Inspect computed them
+    usage: dict[str, tuple[str, ModelUsage]] = field(default_factory=dict)  # role: model, tokens
 
     @property
     def key(self) -> ConfigKey:
@@ -112,10 +122,10 @@ class Run:
 
 
 def benchmark_of(log: EvalLog) -> str | None:
-    """`selfdx/safe_psych` -> `safe_psych`; None for a task that is not a selfdx benchmark (a
-    user's own task of the same name included: see `identity.selfdx_task`)."""
+    """`selfdx/safe_psych` -> `safe_psych` (a benchmark or a check); None for a task that is
+    not selfdx's (a user's own task of the same name included: see `identity.selfdx_task`)."""
     name = selfdx_task(log)
-    return name if name in BENCHMARKS else None
+    return name if name in BENCHMARKS or name in CHECKS else None
 
 
 def variant_of(benchmark: str, task_args: dict[str, Any]) -> str:
@@ -126,6 +136,9 @@ def variant_of(benchmark: str, task_args: dict[str, Any]) -> str:
         from selfdx.analysis.interview.report import interview_variant
 
         return interview_variant(task_args)
+    if benchmark in CHECKS:
+        shown = {k: v for k, v in task_args.items() if k not in ("data", "kg", "seed")}
+        return ", ".join(f"{k}={_text(v)}" for k, v in sorted(shown.items())) or "defaults"
     types = task_args.get("types")
     style = task_args.get("prompt_style")
     label = "all types" if types in (None, "", [1, 2, 3, 4]) else f"types {types}"
@@ -144,19 +157,25 @@ def asks_grader(benchmark: str, task_args: dict[str, Any]) -> bool:
         return not structured or bool(task_args.get("scorers"))
     if benchmark == "mentalbench":
         return task_args.get("answer_format") == "free_text"
-    return True
+    return benchmark not in CHECKED_ROLE  # a check's own grader is the model it measures
 
 
 def run_from_header(path: str, log: EvalLog) -> Run | None:
-    """Describe a log, or None if it is not a selfdx benchmark run."""
+    """Describe a log, or None if it is not a run of a selfdx task."""
     benchmark = benchmark_of(log)
     if benchmark is None:
         return None
     judges = judges_of(log) if asks_grader(benchmark, log.eval.task_args) else []
     judge = " + ".join(judges) or None
     roles = other_roles(log)
-    variant = variant_of(benchmark, log.eval.task_args)
-    if "patient" in roles:
+    passed = log.eval.task_args_passed if benchmark in CHECKS else log.eval.task_args
+    variant = variant_of(benchmark, passed)
+    model = log.eval.model
+    if benchmark == "judge_check":  # the judge (or panel) is what the run measures
+        model = " + ".join(judges_of(log)) or model
+    elif benchmark == "patient_check":
+        model = roles.pop("patient", model)
+    elif "patient" in roles:
         variant += f", patient {roles['patient']}"
     seed = log.eval.model_generate_config.seed if log.eval.model_generate_config else None
     scorers = [score.name for score in (log.results.scores if log.results else [])]
@@ -165,7 +184,7 @@ def run_from_header(path: str, log: EvalLog) -> Run | None:
         path=path,
         benchmark=benchmark,
         task=log.eval.task,
-        model=log.eval.model,
+        model=model,
         judge=judge,
         variant=variant,
         seed=seed,
@@ -178,10 +197,70 @@ def run_from_header(path: str, log: EvalLog) -> Run | None:
         data_source=identity.source,
         data_id=identity.id,
         data_cases=identity.cases,
+        dataset_size=log.eval.dataset.samples or 0,
         dataset=identity.source,
         group=grouping_key(log, judge),
         settings=settings(log),
         roles=roles,
+        metrics=header_metrics(log),
+        usage=role_usage(log),
+    )
+
+
+def header_metrics(log: EvalLog) -> dict[str, float]:
+    """The run's metrics as Inspect computed them, by name: `<key>` and `<key>_stderr` of a
+    dict-valued score (one results entry, see `scorers.key_metrics`), `<entry>` and
+    `<entry>_stderr` of Inspect's per-key layout (an entry with `mean` and `stderr`)."""
+    found: dict[str, float] = {}
+    for entry in log.results.scores if log.results else []:
+        for name, metric in entry.metrics.items():
+            base = name.rsplit("/", 1)[-1]
+            if base in ("mean", "accuracy"):
+                base = entry.name
+            elif base in ("stderr", "std"):
+                base = f"{entry.name}_{base}"
+            found[base] = float(metric.value) if metric.value is not None else math.nan
+    return found
+
+
+def role_usage(log: EvalLog) -> dict[str, tuple[str, ModelUsage]]:
+    """Tokens by role: `model` for the model under test, and each bound role (grader,
+    grader_2, patient) with its model. Inspect counts a role's calls under the role and under
+    its model both; the model's own calls are what its total leaves once its roles' are taken
+    out (a model that is also its own judge)."""
+    stats = log.stats
+    if stats is None:
+        return {}
+    bound = model_roles_of(log)  # the offline patient too, when no patient was bound
+    found: dict[str, tuple[str, ModelUsage]] = {
+        role: (bound.get(role, role), usage) for role, usage in (stats.role_usage or {}).items()
+    }
+    own = stats.model_usage.get(log.eval.model)
+    if own is not None:
+        for model, usage in found.values():
+            if model == log.eval.model:
+                own = _minus(own, usage)
+        if own.total_tokens > 0 or own.input_tokens > 0 or own.output_tokens > 0:
+            found["model"] = (log.eval.model, own)
+    return found
+
+
+def _minus(total: ModelUsage, part: ModelUsage) -> ModelUsage:
+    def less(a: int | None, b: int | None) -> int | None:
+        return None if a is None else a - (b or 0)
+
+    return ModelUsage(
+        input_tokens=total.input_tokens - part.input_tokens,
+        output_tokens=total.output_tokens - part.output_tokens,
+        total_tokens=total.total_tokens - part.total_tokens,
+        input_tokens_cache_write=less(
+            total.input_tokens_cache_write, part.input_tokens_cache_write
+        ),
+        input_tokens_cache_read=less(total.input_tokens_cache_read, part.input_tokens_cache_read),
+        reasoning_tokens=less(total.reasoning_tokens, part.reasoning_tokens),
+        total_cost=None
+        if total.total_cost is None
+        else total.total_cost - (part.total_cost or 0.0),
     )
 
 
@@ -266,7 +345,7 @@ def find_runs(log_dir: str | Path) -> tuple[list[Run], list[tuple[str, str]]]:
             continue
         run = run_from_header(info.name, header)
         if run is None:
-            skipped.append((name, f"task {header.eval.task} is not a selfdx benchmark"))
+            skipped.append((name, f"task {header.eval.task} is not a selfdx task"))
         elif header.status != "success":
             unfinished.append((name, run))
         else:

@@ -10,14 +10,23 @@ from pathlib import Path
 
 import pandas as pd
 
-from selfdx.analysis.figures import Figure
-from selfdx.analysis.logs import Run, find_runs, stream_samples
+from selfdx.analysis import checks, cost
+from selfdx.analysis.figures import Figure, report_style
+from selfdx.analysis.logs import CHECKS, Run, find_runs, stream_samples
 from selfdx.analysis.metric_table import frame_markdown, long_frame, text_frame, wide_frame
 from selfdx.analysis.outputs import finish, previous_files
 from selfdx.analysis.safe_psych.report import SafePsychCollector
 from selfdx.errors import SelfdxError, warn
 
-TITLES = {"safe_psych": "Safe-Psych", "mentalbench": "MentalBench", "interview": "Interview"}
+TITLES = {
+    "safe_psych": "Safe-Psych",
+    "mentalbench": "MentalBench",
+    "interview": "Interview",
+    "judge_check": "Judge check",
+    "patient_check": "Patient check",
+    "mentalbench_generate": "Case generation",
+    "cost": "What the runs cost",
+}
 
 
 def collectors() -> dict[str, object]:
@@ -44,14 +53,19 @@ class Section:
     note: str = ""
 
 
-def build_report(log_dir: str | Path, out_dir: str | Path, progress: bool = True) -> Path:
+def build_report(
+    log_dir: str | Path, out_dir: str | Path, progress: bool = True, prices: str | None = None
+) -> Path:
     """Read every selfdx run under `log_dir` and write the report into `out_dir`.
+
+    `prices`: a price table for the cost section (see `selfdx.analysis.cost.load_prices`).
 
     Raises SelfdxError when `log_dir` is missing, holds no logs or no finished selfdx run. A log
     that cannot be read is left out with a warning. Files of an earlier report in `out_dir`
     that this one does not write again are removed (see `selfdx.analysis.outputs`).
     """
     out = Path(out_dir)
+    price_table = cost.load_prices(prices) if prices else {}
     runs, skipped = find_runs(log_dir)
     for path, reason in skipped:
         if reason.startswith("not a readable"):
@@ -69,7 +83,11 @@ def build_report(log_dir: str | Path, out_dir: str | Path, progress: bool = True
     by_benchmark = collectors()
     read: Counter = Counter()
     errored: Counter = Counter()
-    for run, sample in stream_samples(runs, progress=progress):
+    sampled = [run for run in runs if run.benchmark in by_benchmark]
+    for run in runs:  # a check's metrics come from its header: its samples are not read
+        if run.benchmark not in by_benchmark:
+            read[run.path] = run.completed_samples
+    for run, sample in stream_samples(sampled, progress=progress):
         read[run.path] += 1
         if sample.error is not None:
             errored[run.path] += 1
@@ -106,14 +124,80 @@ def build_report(log_dir: str | Path, out_dir: str | Path, progress: bool = True
                 note = f"First 40 of {len(table)} rows; all in `{path.name}`."
             title = name.replace("_", " ").capitalize()
             section.tables.append((title, text_frame(table.head(40)), note))
-        section.figures = collector.figures(out, cells)
+        with report_style(run.model for run in runs):  # one colour per model, every section
+            section.figures = collector.figures(out, cells)
         written += [figure.path for figure in section.figures]
+    for check in CHECKS:
+        check_runs = [run for run in runs if run.benchmark == check]
+        if check_runs:
+            sections.append(check_section(out, check, check_runs, written))
+    sections.append(cost_section(out, runs, price_table, written))
 
     banner = demo_banner(runs)
     written.append(write_markdown(out, run_table, skipped, sections, banner))
     written.append(write_html(out, run_table, skipped, sections, banner))
     finish(out, "report", written)
     return out
+
+
+def check_section(out: Path, check: str, runs: list[Run], written: list[Path]) -> Section:
+    """A check's metrics as its task computed them, a column per run (`analysis.checks`)."""
+    section = Section(check, note=checks.WHAT[check])
+    long = checks.long_metrics(check, runs)
+    if long.empty:
+        section.note += " No metrics in these runs (see the Runs table)."
+        return section
+    path = out / f"{check}_metrics.csv"
+    long.to_csv(path, index=False)
+    written.append(path)
+    section.tables.append(
+        ("Results", checks.wide_metrics(long, runs), f"All values: `{path.name}`.")
+    )
+    return section
+
+
+COST_NOTE = (
+    "Tokens as Inspect counted them, by role: the model under test, the judge (`grader`, "
+    "`grader_2`, ...) and the interview's patient. A case is one sample of one epoch. Dollars "
+    "come from `--prices` (Inspect's `--model-cost-config` format), else from the cost Inspect "
+    "recorded in the log; `–` where neither has a price (the offline models). The projection "
+    "multiplies the tokens per case by the cases of the published data (or of the run's own "
+    "data, when that is not the demo set). How to spend less: docs/reports.md, What a run costs."
+)
+
+
+def cost_section(out: Path, runs: list[Run], prices: dict, written: list[Path]) -> Section:
+    """Tokens and dollars by run and role, the spend by model, and the projected cost of each
+    configuration on its whole published benchmark (`selfdx.analysis.cost`)."""
+    section = Section("cost", note=COST_NOTE)
+    usage = cost.usage_frame(runs, prices)
+    if usage.empty:
+        section.note += " These runs recorded no token usage."
+        return section
+    projection = cost.projection_frame(usage)
+    for name, frame in (("cost_by_run", usage), ("cost_projection", projection)):
+        path = out / f"{name}.csv"
+        frame.to_csv(path, index=False)
+        written.append(path)
+    section.tables += [
+        ("Tokens and cost by run", text_frame(cost.shown(usage, cost.SHOWN_USAGE)), ""),
+        (
+            "Spend by model",
+            text_frame(
+                cost.shown(
+                    cost.total_by_model(usage),
+                    ["model", "dataset", "runs", "input_tokens", "output_tokens", "cost"],
+                )
+            ),
+            "",
+        ),
+        (
+            "Projected cost of the whole published benchmark",
+            text_frame(cost.shown(projection, cost.SHOWN_PROJECTION)),
+            "All columns: `cost_by_run.csv`, `cost_projection.csv`.",
+        ),
+    ]
+    return section
 
 
 def demo_banner(runs: list[Run]) -> str:
@@ -204,7 +288,7 @@ def write_markdown(
             lines += [f"### {title}", "", frame_markdown(table), ""]
             if note:
                 lines += [note, ""]
-        if section.tables:
+        if section.tables and section.benchmark not in (*CHECKS, "cost"):
             lines += [f"Full table: `{section.benchmark}_metrics.csv`.", ""]
         for figure in section.figures:
             relative = figure.path.relative_to(out)
@@ -222,19 +306,34 @@ def write_markdown(
 
 
 def _image_tag(figure: Figure) -> str:
-    data = base64.b64encode(figure.path.read_bytes()).decode("ascii")
-    return f'<img alt="{html.escape(figure.title)}" src="data:image/png;base64,{data}">'
+    """The figure as a data URI, shown at 1.5 times its print size (its 8 pt text then about
+    as large as the page's) and never wider than the page (see STYLE)."""
+    from selfdx.analysis.figures import DPI
+
+    png = figure.path.read_bytes()
+    data = base64.b64encode(png).decode("ascii")
+    size = ""
+    if png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) >= 24:  # width and height: the IHDR chunk
+        width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+        shown = max(round(width / DPI * 96 * 1.5), 1)  # CSS pixels: 96 an inch
+        size = f' width="{shown}" height="{max(round(height * shown / width), 1)}"'
+    return f'<img alt="{html.escape(figure.title)}"{size} src="data:image/png;base64,{data}">'
 
 
+# Nothing may make the page wider than the window: tables scroll in their own box, images
+# shrink to the page, and long unbroken text (paths, model names) wraps anywhere.
 STYLE = (
+    "*,*::before,*::after{box-sizing:border-box}"
     "body{font-family:sans-serif;max-width:1200px;margin:2em auto;padding:0 1em}"
+    "p,li,h1,h2,h3,h4,dt,dd,figcaption,summary{overflow-wrap:anywhere}"
+    "pre{white-space:pre-wrap;overflow-wrap:anywhere}"
     ".scroll{overflow-x:auto;max-width:100%;margin-bottom:1em}"
     "table{border-collapse:collapse;font-size:12px}"
     "td,th{border:1px solid #ccc;padding:3px 6px;vertical-align:top;text-align:left;"
     "overflow-wrap:break-word;max-width:24em}"
     "th{background:#f2f2f2}"
     ".banner{background:#fff3cd;border:2px solid #d4a72c;padding:.6em 1em;font-weight:bold}"
-    "img{max-width:100%;height:auto}"
+    "img{display:block;max-width:100%;height:auto;margin:.5em 0}"
 )
 
 

@@ -23,7 +23,17 @@ import numpy as np
 import pandas as pd
 from inspect_ai.log import EvalSample
 
-from selfdx.analysis.figures import Figure, save, subplots
+from selfdx.analysis.figures import (
+    CATEGORY,
+    PANEL_HEIGHT,
+    Figure,
+    category_bar,
+    label_ticks,
+    legend_below,
+    model_styles,
+    save,
+    subplots,
+)
 from selfdx.analysis.logs import ConfigKey, Run, read_samples, score_values
 from selfdx.analysis.metric_table import MetricAccumulator
 from selfdx.analysis.outputs import finish, start_export
@@ -35,6 +45,11 @@ from selfdx.solvers.interview.solver import DEFAULT_PATIENT
 
 SCORER = "interview_scorer"
 MODE_ORDER = ("full", "interview", "initial")  # as the figure and table show them
+MODE_COLOURS = {
+    "full": CATEGORY["blue"],
+    "interview": CATEGORY["mint"],
+    "initial": CATEGORY["yellow"],
+}
 RECALL_BINS = (0.0, 0.25, 0.5, 0.75, 1.0001)
 METRIC_GROUPS = {
     "Diagnosis": [
@@ -315,31 +330,58 @@ class InterviewCollector:
         return figures
 
     def _accuracy_by_mode(self, out_dir: Path, gap: pd.DataFrame) -> Figure:
-        fig, axes = subplots(1, width=max(6.0, 1.5 * len(gap) + 3))
+        # the best in an interview first (then with the whole profile); rows with no
+        # interview last
+        gap = gap.assign(
+            _talk=gap["interview"].fillna(-1.0), _full=gap["full"].fillna(-1.0)
+        ).sort_values(["_talk", "_full", "model"], ascending=[False, False, True])
+        fig, axes = subplots(1, wide=len(gap) > 3, height=PANEL_HEIGHT + 1.0)
         ax = axes[0]
         width = 0.8 / len(MODE_ORDER)
         for index, mode in enumerate(MODE_ORDER):
             positions = np.arange(len(gap)) + index * width - 0.4 + width / 2
-            ax.bar(positions, np.nan_to_num(gap[mode].to_numpy(float)), width, label=mode)
+            ax.bar(
+                positions,
+                np.nan_to_num(gap[mode].to_numpy(float)),
+                width,
+                label=mode,
+                **category_bar(MODE_COLOURS[mode]),
+            )
         labels = [f"{m}\n{c}" for m, c in zip(gap["model"], gap["cases"], strict=True)]
-        ax.set_xticks(range(len(gap)), labels, fontsize=7)
+        label_ticks(ax, labels)
         ax.set(ylabel="accuracy", ylim=(0, 1.05))
-        ax.legend(fontsize=7)
+        legend_below(fig, axes, title="mode")
         return save(
             fig,
             out_dir,
             "interview_accuracy_by_mode",
             "Accuracy by mode",
-            "Whole profile at once (full), after the interview, and from the opening alone.",
+            "Whole profile at once (full), after the interview, and from the opening alone; "
+            "the most accurate in an interview first (no bar: mode not run).",
         )
 
     def _recall_figure(self, out_dir: Path, recall: pd.DataFrame) -> Figure:
-        fig, axes = subplots(1)
+        groups = list(recall.groupby(["model", "variant", "dataset"]))
+        styles = model_styles(f"{model} {variant}" for (model, variant, _), _ in groups)
+        bins = [
+            f"{low:.2f}-{min(1.0, high):.2f}"
+            for low, high in zip(RECALL_BINS, RECALL_BINS[1:], strict=False)
+        ]
+        fig, axes = subplots(1, height=PANEL_HEIGHT + 0.9)
         ax = axes[0]
-        for (model, variant, _), part in recall.groupby(["model", "variant", "dataset"]):
-            ax.plot(part["fact recall"], part["accuracy"], marker="o", label=f"{model} {variant}")
+        for (model, variant, _), part in groups:
+            label = f"{model} {variant}"
+            ax.plot(
+                [bins.index(b) for b in part["fact recall"]],
+                part["accuracy"],
+                marker=styles[label].marker,
+                color=styles[label].colour,
+                linestyle=styles[label].line,
+                label=label,
+            )
+        label_ticks(ax, bins)
         ax.set(xlabel="fact recall at the answer", ylabel="accuracy", ylim=(0, 1.05))
-        ax.legend(fontsize=6)
+        legend_below(fig, axes, sort=True)
         return save(
             fig,
             out_dir,

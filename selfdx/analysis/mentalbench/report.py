@@ -12,8 +12,25 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from inspect_ai.log import EvalSample
+from matplotlib.ticker import MaxNLocator
 
-from selfdx.analysis.figures import Figure, save, subplots
+from selfdx.analysis.figures import (
+    CATEGORY,
+    CHAR_WIDTH,
+    COLUMN_WIDTH,
+    LINE_HEIGHT,
+    PANEL_HEIGHT,
+    Figure,
+    ModelStyle,
+    bar_style,
+    category_bar,
+    label_ticks,
+    legend_below,
+    model_styles,
+    save,
+    subplots,
+    wrap,
+)
 from selfdx.analysis.logs import ConfigKey, Run, score_values
 from selfdx.analysis.metric_table import Cell, MetricAccumulator
 from selfdx.datasets.mentalbench.schema import DISORDER_NAMES, LETTERS
@@ -34,6 +51,15 @@ METRIC_GROUPS = {
 }
 TYPE_LABELS = {1: "Type 1", 2: "Type 2", 3: "Type 3", 4: "Type 4"}
 CODE = re.compile(r"D\d{3}")
+SPECIFIER = re.compile(r" \([^)]*\)")  # "(Bipolar Type)": left out of crowded labels
+CATEGORY_COLOURS = {  # answer categories of the error-share figure, in stacking order
+    "correct": CATEGORY["mint"],
+    "over_diagnosis": CATEGORY["orange"],
+    "under_diagnosis": CATEGORY["blue"],
+    "incorrect": CATEGORY["pink"],
+    "unparsed": CATEGORY["grey"],
+}
+assert tuple(CATEGORY_COLOURS) == ("correct", *ERROR_KEYS)
 
 
 def disorder_names(codes: str) -> str:
@@ -142,27 +168,41 @@ class MentalBenchCollector:
             return []
         figures = [
             self._accuracy_by_type(out_dir, cells),
-            self._heatmap(out_dir),
+            self._heatmap(out_dir, cells),
             self._error_shares(out_dir),
         ]
         if any(self.confusions.values()):
             figures.append(self._confusions(out_dir))
         return figures
 
-    def _configs(self) -> list[ConfigKey]:
-        return list(self.per_code)
+    def _configs(self, cells=None) -> list[ConfigKey]:
+        """The configurations, best overall accuracy first when `cells` are given."""
+        configs = list(self.per_code)
+        names = dict(zip(configs, self._names(configs), strict=True))
+        if cells is None:
+            return sorted(configs, key=names.get)
 
-    def _names(self) -> list[str]:
+        def overall(config: ConfigKey) -> float:
+            cell = cells.get(config, {}).get("accuracy")
+            return -math.inf if cell is None or math.isnan(cell.value) else cell.value
+
+        return sorted(configs, key=lambda c: (-overall(c), names[c]))
+
+    def _names(self, configs: list[ConfigKey] | None = None) -> list[str]:
         """A label per configuration: the model, with what tells alike models apart."""
-        configs = self._configs()
-        return [config.label(configs, variant=True) for config in configs]
+        among = list(self.per_code)
+        return [config.label(among, variant=True) for config in configs or among]
+
+    def _styles(self) -> dict[str, ModelStyle]:
+        return model_styles(self._names())
 
     def _accuracy_by_type(self, out_dir: Path, cells) -> Figure:
-        configs = self._configs()
-        fig, axes = subplots(1, width=max(6.0, 1.2 * len(configs) + 3))
+        configs = self._configs(cells)
+        styles = self._styles()
+        fig, axes = subplots(1, wide=len(configs) > 3, height=PANEL_HEIGHT + 0.8)
         ax = axes[0]
         width = 0.8 / max(len(configs), 1)
-        for index, (config, label) in enumerate(zip(configs, self._names(), strict=True)):
+        for index, (config, label) in enumerate(zip(configs, self._names(configs), strict=True)):
             values, lows, highs = [], [], []
             for type_ in (1, 2, 3, 4):
                 key = config.grouped(TYPE_LABELS[type_])
@@ -176,41 +216,49 @@ class MentalBenchCollector:
                 np.nan_to_num(values),
                 width,
                 yerr=[lows, highs],
-                capsize=2,
+                error_kw={"ecolor": "#333333", "elinewidth": 0.7, "capsize": 1.5},
                 label=label,
+                **bar_style(styles[label]),
             )
         ax.set_xticks(range(4), [TYPE_LABELS[t] for t in (1, 2, 3, 4)])
+        ax.tick_params(axis="x", length=0)
         ax.set(ylabel="exact-match accuracy", ylim=(0, 1.05))
-        ax.legend(fontsize=7)
+        legend_below(fig, axes)
         return save(
             fig,
             out_dir,
             "mentalbench_accuracy_by_type",
             "Accuracy by type",
-            "Exact set match per type with 95% case-bootstrap intervals.",
+            "Exact set match per type with 95% case-bootstrap intervals; models in order of "
+            "overall accuracy.",
         )
 
-    def _heatmap(self, out_dir: Path) -> Figure:
-        configs = self._configs()
+    def _heatmap(self, out_dir: Path, cells) -> Figure:
+        configs = self._configs(cells)
         type_ = 2 if any(2 in self.per_code[c] for c in configs) else 1
         codes = sorted({code for c in configs for code in self.per_code[c].get(type_, {})})
-        matrix = np.full((len(configs), len(codes)), np.nan)
-        for row, config in enumerate(configs):
-            for column, code in enumerate(codes):
+        matrix = np.full((len(codes), len(configs)), np.nan)
+        for column, config in enumerate(configs):
+            for row, code in enumerate(codes):
                 correct, total = self.per_code[config].get(type_, {}).get(code, (0, 0))
                 if total:
                     matrix[row, column] = correct / total
-        labels = [f"{code} {disorder_names(code)}" for code in codes]
-        longest = max((len(label) for label in labels), default=0)
-        fig, axes = subplots(
-            1,
-            width=max(6.0, 0.45 * len(codes) + 3),
-            height=0.45 * len(configs) + 2.5 + 0.055 * longest,  # room for the names below
-        )
+        # names left (wrapped to 22 characters in a column, 40 on the page), a column of at
+        # least 0.35 in per model, the colour bar right
+        labels = [_row_label(code, 22) for code in codes]
+        wide = COLUMN_WIDTH - _longest(labels) * CHAR_WIDTH - 0.6 < 0.35 * len(configs)
+        if wide:
+            labels = [_row_label(code, 40) for code in codes]
+        row_height = max(max(label.count("\n") + 1 for label in labels) * LINE_HEIGHT, 0.2)
+        fig, axes = subplots(1, wide=wide)
         ax = axes[0]
+        cells_width = fig.get_figwidth() - _longest(labels) * CHAR_WIDTH - 0.6
         image = ax.imshow(matrix, vmin=0, vmax=1, cmap="viridis", aspect="auto")
-        ax.set_xticks(range(len(codes)), labels, rotation=90, fontsize=7)
-        ax.set_yticks(range(len(configs)), self._names(), fontsize=7)
+        ax.set_yticks(range(len(codes)), labels)
+        depth = label_ticks(ax, self._names(configs), width=14, room=cells_width)
+        fig.set_figheight(0.5 + row_height * len(codes) + depth + 0.15)
+        ax.tick_params(length=0)
+        ax.grid(False)
         for (row, column), value in np.ndenumerate(matrix):
             if not np.isnan(value):
                 ax.text(
@@ -219,10 +267,11 @@ class MentalBenchCollector:
                     f"{100 * value:.0f}",
                     ha="center",
                     va="center",
-                    fontsize=6,
                     color="white" if value < 0.5 else "black",
                 )
-        fig.colorbar(image, ax=ax, label="accuracy")
+        bar = fig.colorbar(image, ax=ax, shrink=0.8, aspect=25, pad=0.03, ticks=(0, 0.5, 1))
+        bar.ax.set_yticklabels(["0", "50", "100"])
+        bar.set_label("accuracy (%)")
         ax.set_title(f"{TYPE_LABELS[type_]} accuracy per disorder")
         names = "; ".join(f"{c} {disorder_names(c)}" for c in codes)
         return save(
@@ -230,48 +279,69 @@ class MentalBenchCollector:
             out_dir,
             "mentalbench_disorder_heatmap",
             "Models x disorders",
-            f"{TYPE_LABELS[type_]} accuracy per disorder, as the paper's Figure 4 "
-            f"(percent in each cell). {names}.",
+            f"{TYPE_LABELS[type_]} accuracy per disorder (rows) and model (columns, best "
+            f"overall first), as the paper's Figure 4 (percent in each cell). {names}.",
         )
 
     def _error_shares(self, out_dir: Path) -> Figure:
         configs = self._configs()
-        fig, axes = subplots(1, width=max(6.0, 0.8 * len(configs) + 3))
+        shares = {
+            config: {
+                category: self.categories[config][category]
+                / max(sum(self.categories[config].values()), 1)
+                for category in CATEGORY_COLOURS
+            }
+            for config in configs
+        }
+        configs.sort(key=lambda c: (-shares[c]["correct"], shares[c]["unparsed"]))
+        fig, axes = subplots(1, wide=len(configs) > 6, height=PANEL_HEIGHT + 1.2)
         ax = axes[0]
         bottoms = np.zeros(len(configs))
-        for category in ("correct", *ERROR_KEYS):
-            shares = []
-            for config in configs:
-                counts = self.categories[config]
-                shares.append(counts[category] / max(sum(counts.values()), 1))
-            ax.bar(range(len(configs)), shares, bottom=bottoms, label=category)
-            bottoms += np.array(shares)
-        ax.set_xticks(range(len(configs)), self._names(), rotation=45, ha="right", fontsize=7)
+        for category, colour in CATEGORY_COLOURS.items():
+            heights = np.array([shares[config][category] for config in configs])
+            ax.bar(
+                range(len(configs)),
+                heights,
+                0.7,
+                bottom=bottoms,
+                label=category.replace("_", "-"),
+                **category_bar(colour),
+            )
+            bottoms += heights
+        label_ticks(ax, self._names(configs))
         ax.set(ylabel="share of items", ylim=(0, 1))
-        ax.legend(fontsize=7)
+        legend_below(fig, axes)
         return save(
             fig,
             out_dir,
             "mentalbench_error_shares",
             "Error types per model",
             "Correct, over-diagnosis (strict superset), under-diagnosis (strict subset), "
-            "incorrect and unparsed, as shares of all items.",
+            "incorrect and unparsed, as shares of all items; the most often correct first.",
         )
 
     def _confusions(self, out_dir: Path, top: int = 12) -> Figure:
         pooled: Counter = Counter()
         for counter in self.confusions.values():
             pooled.update(counter)
-        common = pooled.most_common(top)[::-1]
-        fig, axes = subplots(1, width=7, height=max(3.0, 0.35 * len(common) + 1.5))
+        common = pooled.most_common(top)[::-1]  # the most frequent at the top
+        texts = [
+            f"{disorder_names(gold)} → {disorder_names(chosen)}" for (gold, chosen), _ in common
+        ]
+        labels = [wrap(text, 34) for text in texts]
+        wide = max(label.count("\n") + 1 for label in labels) > 3
+        if wide:  # long pairs: the page's width, two lines each at most
+            labels = [wrap(text, 70) for text in texts]
+        lines = max(label.count("\n") + 1 for label in labels)
+        fig, axes = subplots(1, wide=wide, height=0.8 + len(common) * (lines * LINE_HEIGHT + 0.1))
         ax = axes[0]
-        ax.barh(range(len(common)), [count for _, count in common])
-        ax.set_yticks(
-            range(len(common)),
-            [f"{disorder_names(gold)} → {disorder_names(chosen)}" for (gold, chosen), _ in common],
-            fontsize=7,
-        )
-        ax.set(xlabel="wrong Type 4 answers (pooled over models)")
+        ax.barh(range(len(common)), [count for _, count in common], color=CATEGORY["blue"])
+        ax.set_yticks(range(len(common)), labels)
+        ax.tick_params(axis="y", length=0)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.grid(axis="x")
+        ax.grid(axis="y", visible=False)
+        ax.set(xlabel="wrong Type 4 answers\n(pooled over models)")
         return save(
             fig,
             out_dir,
@@ -279,3 +349,16 @@ class MentalBenchCollector:
             "Most frequent Type 4 confusions",
             "Gold disorder → disorder(s) chosen instead, pooled over models; names as in MentalKG.",
         )
+
+
+def _row_label(code: str, width: int) -> str:
+    """`code` and its disorder names on lines of `width`; where that takes more than two lines,
+    without the parenthesised specifiers (the caption names them in full)."""
+    label = wrap(f"{code} {disorder_names(code)}", width)
+    if label.count("\n") > 1:
+        label = wrap(f"{code} {SPECIFIER.sub('', disorder_names(code))}", width)
+    return label
+
+
+def _longest(labels: list[str]) -> int:
+    return max((len(line) for label in labels for line in label.split("\n")), default=0)

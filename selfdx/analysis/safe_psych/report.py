@@ -11,7 +11,25 @@ import numpy as np
 import pandas as pd
 from inspect_ai.log import EvalSample
 
-from selfdx.analysis.figures import STAGE_AXIS, Figure, save, stage_label, subplots
+from selfdx.analysis.figures import (
+    CATEGORY,
+    COLUMN_WIDTH,
+    PAGE_WIDTH,
+    PANEL_HEIGHT,
+    REFERENCE,
+    STAGE_AXIS,
+    Figure,
+    ModelStyle,
+    axis_labels,
+    category_bar,
+    label_ticks,
+    legend_below,
+    model_styles,
+    save,
+    set_title,
+    stage_label,
+    subplots,
+)
 from selfdx.analysis.logs import ConfigKey, Run, score_values
 from selfdx.analysis.metric_table import Cell, MetricAccumulator
 from selfdx.judge.agreement import accuracy, cohen_kappa
@@ -46,6 +64,19 @@ METRIC_GROUPS["Caution rubric"] = [
     "caution_unscored",
 ]
 METRIC_GROUPS["Diagnosis agreement rubric"] = [*AGREEMENT_KEYS, "agreement_unscored"]
+TIMING_COLOURS = {
+    "premature": CATEGORY["orange"],
+    "on_time": CATEGORY["mint"],
+    "late": CATEGORY["yellow"],
+    "never": CATEGORY["grey"],
+}
+LEVEL_COLOURS = {"code": CATEGORY["blue"], "category": CATEGORY["cyan"], "group": CATEGORY["pear"]}
+EXPERT = "expert (earliest sufficient)"
+GOLD_COLOURS = {
+    "Clarify": CATEGORY["blue"],
+    "Diagnose": CATEGORY["mint"],
+    "Abstain": CATEGORY["orange"],
+}
 
 
 @dataclass
@@ -145,51 +176,73 @@ class SafePsychCollector:
         return METRIC_GROUPS
 
     def figures(self, out_dir: Path, cells: dict[ConfigKey, dict[str, Cell]]) -> list[Figure]:
-        figures = [self._abstention_scatter(out_dir, cells)]
+        # one style per legend label, over every label any figure of this section draws
+        styles = model_styles(
+            [_label(key, cells) for key in cells] + [_label(key, self.rows) for key in self.rows]
+        )
+        figures = [self._abstention_scatter(out_dir, cells, styles)]
         if any(not is_full_info(key.variant) for key in self.rows):
             figures += [
                 self._timing_bars(out_dir),
-                self._cumulative(out_dir),
+                self._cumulative(out_dir, styles),
                 self._accuracy_by_timing(out_dir),
             ]
         figures.append(self._gold_labels(out_dir))
         return figures
 
-    def _abstention_scatter(self, out_dir: Path, cells) -> Figure:
+    def _abstention_scatter(self, out_dir: Path, cells, styles: dict[str, ModelStyle]) -> Figure:
         strategies = sorted({key.variant for key in cells})
-        fig, axes = subplots(len(strategies))
+        columns = min(len(strategies), 4)
+        side = min((PAGE_WIDTH if columns > 1 else COLUMN_WIDTH) / columns, 2.6)  # square panels
+        rows = math.ceil(len(strategies) / columns)
+        fig, axes = subplots(len(strategies), sharex=True, sharey=True, height=side * rows + 1.0)
+        by_label = sorted(cells.items(), key=lambda item: _label(item[0], cells))
         for ax, strategy in zip(axes, strategies, strict=False):
-            for key, row in cells.items():
+            for key, row in by_label:
                 if key.variant != strategy:
                     continue
                 under, over = row.get("under_abstention"), row.get("over_abstention")
                 if not under or not over:
                     continue
-                xerr = _err(under)
-                yerr = _err(over)
-                ax.errorbar(under.value, over.value, xerr=xerr, yerr=yerr, fmt="o", capsize=3)
                 label = _label(key, cells)
-                ax.annotate(
-                    label,
-                    (under.value, over.value),
-                    fontsize=7,
-                    xytext=(4, 4),
-                    textcoords="offset points",
+                style = styles[label]
+                ax.errorbar(
+                    under.value,
+                    over.value,
+                    xerr=_err(under),
+                    yerr=_err(over),
+                    fmt=style.marker,
+                    color=style.colour,
+                    elinewidth=0.8,
+                    alpha=0.9,
+                    label=label,
                 )
+            set_title(ax, strategy)
             ax.set(
-                title=strategy,
-                xlabel="under-abstention (insufficient cases diagnosed)",
-                ylabel="over-abstention (sufficient cases not diagnosed)",
                 xlim=(-0.05, 1.05),
                 ylim=(-0.05, 1.05),
+                xticks=(0, 0.5, 1),
+                yticks=(0, 0.5, 1),
             )
+            ax.set_aspect("equal", adjustable="box")
+            ax.grid(axis="both")
+        if len(axes) > 2:  # narrow panels: the caption says what the axes count
+            axis_labels(axes, "under-abstention", "over-abstention")
+        else:
+            axis_labels(
+                axes,
+                "under-abstention (insufficient cases diagnosed)",
+                "over-abstention\n(sufficient cases not diagnosed)",
+            )
+        legend_below(fig, axes, sort=True)
         return save(
             fig,
             out_dir,
             "safe_psych_abstention_scatter",
             "Under- versus over-abstention",
             "One point per model and strategy; bars are 95% case-bootstrap intervals. "
-            "Lower-left is better.",
+            "Under-abstention: share of insufficient cases diagnosed; over-abstention: share "
+            "of sufficient cases not diagnosed. Lower-left is better.",
         )
 
     def _sequential_keys(self) -> list[ConfigKey]:
@@ -197,38 +250,45 @@ class SafePsychCollector:
 
     def _timing_bars(self, out_dir: Path) -> Figure:
         keys = self._sequential_keys()
-        fig, axes = subplots(1, width=max(6.0, 0.6 * len(keys) + 3), height=4.5)
+        shares: dict[ConfigKey, dict[str, float]] = {}
+        for key in keys:
+            valid = [r for r in self.rows[key] if r.sufficient and not r.excluded]
+            shares[key] = {
+                timing: sum(r.timing == timing for r in valid) / len(valid) if valid else 0.0
+                for timing in TIMINGS
+            }
+        among = list(keys)  # the labels as the tick labels show them, most on time first
+        keys.sort(key=lambda k: (-shares[k]["on_time"], shares[k]["premature"], _label(k, among)))
+        fig, axes = subplots(1, wide=len(keys) > 6, height=PANEL_HEIGHT + 1.2)
         ax = axes[0]
         bottoms = np.zeros(len(keys))
         for timing in TIMINGS:
-            shares = []
-            for key in keys:
-                valid = [r for r in self.rows[key] if r.sufficient and not r.excluded]
-                shares.append(sum(r.timing == timing for r in valid) / len(valid) if valid else 0)
-            ax.bar(range(len(keys)), shares, bottom=bottoms, label=timing)
-            bottoms += np.array(shares)
-        ax.set_xticks(
-            range(len(keys)),
-            [f"{_label(k, keys)}\n{_short(k.variant)}" for k in keys],
-            rotation=45,
-            ha="right",
-            fontsize=7,
-        )
+            heights = np.array([shares[key][timing] for key in keys])
+            ax.bar(
+                range(len(keys)),
+                heights,
+                0.7,
+                bottom=bottoms,
+                label=timing.replace("_", " "),
+                **category_bar(TIMING_COLOURS[timing]),
+            )
+            bottoms += heights
+        label_ticks(ax, [f"{_label(k, keys)}\n{_short(k.variant)}" for k in keys])
         ax.set(ylabel="share of sufficient cases", ylim=(0, 1))
-        ax.legend(fontsize=8)
+        legend_below(fig, axes)
         return save(
             fig,
             out_dir,
             "safe_psych_timing",
             "Premature, on-time, late and never",
             "First diagnosis relative to the earliest sufficient section, sufficient "
-            "cases, sequential strategies.",
+            "cases, sequential strategies; the most often on time first.",
         )
 
-    def _cumulative(self, out_dir: Path) -> Figure:
-        keys = self._sequential_keys()
+    def _cumulative(self, out_dir: Path, styles: dict[str, ModelStyle]) -> Figure:
+        keys = sorted(self._sequential_keys(), key=lambda k: _label(k, self.rows))
         strategies = sorted({key.variant for key in keys})
-        fig, axes = subplots(len(strategies))
+        fig, axes = subplots(len(strategies), sharey=True)
         expert = [
             stage_label(labels.index("Diagnose") + 1, num_stages)
             for num_stages, labels in self.gold.values()
@@ -242,21 +302,28 @@ class SafePsychCollector:
                 if not valid:
                     continue
                 stages = [stage_label(r.first_dx, r.num_stages) for r in valid if r.first_dx]
+                label = _label(key, self.rows)
                 ax.plot(
                     STAGE_AXIS,
                     _cumulative_shares(stages, len(valid)),
-                    marker="o",
-                    label=_label(key, self.rows),
+                    marker=styles[label].marker,
+                    color=styles[label].colour,
+                    linestyle=styles[label].line,
+                    label=label,
                 )
             if expert:
                 ax.plot(
                     STAGE_AXIS,
                     _cumulative_shares(expert, len(expert)),
-                    "k--",
-                    label="expert (earliest sufficient)",
+                    "--",
+                    color=REFERENCE,
+                    linewidth=1,
+                    label=EXPERT,
                 )
-            ax.set(title=strategy, ylabel="cumulative share diagnosed", ylim=(0, 1.02))
-            ax.legend(fontsize=7)
+            set_title(ax, strategy)
+            ax.set(ylim=(0, 1.02))
+        axis_labels(axes, "stage", "cumulative share diagnosed")
+        legend_below(fig, axes, sort=True, last=[EXPERT])
         return save(
             fig,
             out_dir,
@@ -269,11 +336,12 @@ class SafePsychCollector:
     def _accuracy_by_timing(self, out_dir: Path) -> Figure:
         keys = self._sequential_keys()
         strategies = sorted({key.variant for key in keys})
-        fig, axes = subplots(len(strategies))
-        width = 0.25
+        fig, axes = subplots(len(strategies), columns=2, sharey=True)
+        width = 0.27
         for ax, strategy in zip(axes, strategies, strict=False):
+            counts: dict[str, list[int]] = defaultdict(list)
             for index, level in enumerate(LEVELS):
-                shares, counts = [], []
+                shares = []
                 for timing in TIMINGS[:3]:
                     values = [
                         r.correct[level]
@@ -283,28 +351,25 @@ class SafePsychCollector:
                         if r.timing == timing and not math.isnan(r.correct[level])
                     ]
                     shares.append(sum(values) / len(values) if values else 0)
-                    counts.append(len(values))
+                    counts[timing].append(len(values))
                 positions = np.arange(3) + (index - 1) * width
-                bars = ax.bar(positions, shares, width, label=level)
-                for bar, n in zip(bars, counts, strict=True):
-                    ax.annotate(
-                        f"n={n}",
-                        (bar.get_x() + width / 2, bar.get_height()),
-                        ha="center",
-                        fontsize=6,
-                        xytext=(0, 2),
-                        textcoords="offset points",
-                    )
-            ax.set_xticks(range(3), TIMINGS[:3])
-            ax.set(title=strategy, ylabel="accuracy (pooled over models)", ylim=(0, 1.1))
-            ax.legend(fontsize=7)
+                ax.bar(positions, shares, width, label=level, **category_bar(LEVEL_COLOURS[level]))
+            label_ticks(
+                ax,
+                [f"{t.replace('_', ' ')}\n(n={_counts(counts[t])})" for t in TIMINGS[:3]],
+            )
+            set_title(ax, strategy)
+            ax.set(ylim=(0, 1.05))
+        axis_labels(axes, "", "accuracy (pooled over models)")
+        legend_below(fig, axes, title="level of the diagnosis")
         return save(
             fig,
             out_dir,
             "safe_psych_accuracy_by_timing",
             "Diagnostic accuracy by timing",
             "Full code, category and group accuracy of diagnoses given before, at or "
-            "after the earliest sufficient section; pooled over models.",
+            "after the earliest sufficient section; pooled over models. n: the cases "
+            "graded at each level (one number where the levels agree).",
         )
 
     def _gold_labels(self, out_dir: Path) -> Figure:
@@ -312,15 +377,15 @@ class SafePsychCollector:
         for num_stages, labels in self.gold.values():
             for stage, label in enumerate(labels, start=1):
                 counts[stage_label(stage, num_stages)][label] += 1
-        fig, axes = subplots(1, width=6)
+        fig, axes = subplots(1)
         ax = axes[0]
         bottoms = np.zeros(len(STAGE_AXIS))
-        for action in ("Clarify", "Diagnose", "Abstain"):
+        for action, colour in GOLD_COLOURS.items():
             shares = [counts[s][action] / max(sum(counts[s].values()), 1) for s in STAGE_AXIS]
-            ax.bar(STAGE_AXIS, shares, bottom=bottoms, label=action)
+            ax.bar(STAGE_AXIS, shares, 0.7, bottom=bottoms, label=action, **category_bar(colour))
             bottoms += np.array(shares)
         ax.set(ylabel="share of cases", ylim=(0, 1), title=f"{len(self.gold)} cases")
-        ax.legend(fontsize=8)
+        legend_below(fig, axes)
         return save(
             fig,
             out_dir,
@@ -328,6 +393,11 @@ class SafePsychCollector:
             "Gold action labels by stage",
             "Share of CLARIFY, DIAGNOSE and ABSTAIN gold labels at each stage.",
         )
+
+
+def _counts(numbers: list[int]) -> str:
+    """`5` when every level counted 5 cases, else `5/5/4`."""
+    return str(numbers[0]) if len(set(numbers)) == 1 else "/".join(map(str, numbers))
 
 
 def _err(cell: Cell):

@@ -1,0 +1,225 @@
+"""What the runs cost: tokens by run, role and model, money from a price table, and the
+projected cost of a whole published benchmark from the tokens measured per case.
+
+Tokens come from each log's header (Inspect's `stats.role_usage` and `stats.model_usage`), so
+the section costs no sample reading. Prices are in Inspect's own format, the file that
+`inspect eval --model-cost-config` takes: a model name mapped to `input`, `output`,
+`input_cache_write` and `input_cache_read`, each in dollars per million tokens. A model with no
+price keeps the cost Inspect recorded in the log (a run made with `--model-cost-config`), or
+none.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pandas as pd
+import yaml
+from inspect_ai.model import ModelCost, ModelUsage, compute_model_cost
+from pydantic import ValidationError
+
+from selfdx.analysis.logs import Run
+from selfdx.errors import SelfdxError
+
+# The size of each task's published data, for projections from runs on other data (the demo
+# set, a --limit subset): cases of the default configuration, and where the number comes from.
+PUBLISHED: dict[str, tuple[int, str]] = {
+    "safe_psych": (1048, "Safe-Psych's 1,048 published cases (paper), one strategy"),
+    "mentalbench": (24750, "MentalBench's 24,750 published items"),
+    "interview": (1725, "the 1,725 published Type 1-2 profiles (the default types)"),
+    "judge_check": (1091, "the 1,091 bundled labelled replies"),
+    "patient_check": (17240, "the 17,240 probes of the published profiles"),
+    "mentalbench_generate": (24750, "MentalBench's 24,750 cases, written anew"),
+}
+ROLE_NAMES = {"model": "model under test"}
+
+
+def load_prices(path: str | Path) -> dict[str, ModelCost]:
+    """A price table (YAML or JSON, Inspect's `--model-cost-config` format), checked: a
+    SelfdxError names the file, the model and the field that is wrong."""
+    file = Path(path)
+    if not file.is_file():
+        raise SelfdxError(f"--prices {path}: no such file")
+    try:
+        text = file.read_text(encoding="utf-8")
+        data = json.loads(text) if file.suffix == ".json" else yaml.safe_load(text)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, yaml.YAMLError) as exc:
+        reason = " ".join(str(exc).split())  # YAML's message spans lines
+        raise SelfdxError(f"--prices {path}: not readable as YAML or JSON: {reason}") from exc
+    if not isinstance(data, dict) or not data:
+        raise SelfdxError(
+            f"--prices {path}: expected model names mapped to input, output, "
+            "input_cache_write and input_cache_read (dollars per million tokens)"
+        )
+    prices: dict[str, ModelCost] = {}
+    for model, fields in data.items():
+        if not isinstance(fields, dict):
+            raise SelfdxError(f"--prices {path}: {model}: expected a mapping of prices")
+        try:
+            prices[str(model)] = ModelCost(**fields)
+        except (ValidationError, TypeError) as exc:
+            problems = (
+                "; ".join(
+                    f"{'.'.join(map(str, e['loc'])) or 'field'}: {e['msg']}" for e in exc.errors()
+                )
+                if isinstance(exc, ValidationError)
+                else str(exc)
+            )
+            raise SelfdxError(f"--prices {path}: {model}: {problems}") from exc
+        bad = [k for k, v in fields.items() if isinstance(v, int | float) and v < 0]
+        if bad:
+            raise SelfdxError(f"--prices {path}: {model}: {bad[0]}: a price cannot be negative")
+    return prices
+
+
+def run_cost(model: str, usage: ModelUsage, prices: dict[str, ModelCost]) -> tuple[float, str]:
+    """Dollars for `usage` and where the price came from (`prices`, `log` or `none`)."""
+    if model in prices:
+        return compute_model_cost(prices[model], usage), "prices"
+    if usage.total_cost is not None:
+        return float(usage.total_cost), "log"
+    return math.nan, "none"
+
+
+def _log_name(run: Run) -> str:
+    return run.path.removeprefix("file://").rsplit("/", 1)[-1]
+
+
+def projection_basis(run: Run) -> tuple[int, str]:
+    """The cases a whole run of this configuration has: the run's own data when it is a
+    published or user set (its size before any --limit), else the task's published data."""
+    if run.is_demo or run.benchmark == "mentalbench_generate" or not run.dataset_size:
+        return PUBLISHED[run.benchmark]
+    return run.dataset_size, f"the {run.dataset_size:,} cases of {run.data_source}"
+
+
+def usage_frame(runs: list[Run], prices: dict[str, ModelCost]) -> pd.DataFrame:
+    """One row per run and role: tokens, tokens per case, dollars (CSV `cost_by_run.csv`).
+
+    A case is a sample of one epoch: `samples` counts the samples scored, every epoch apart.
+    """
+    rows = []
+    for run in runs:
+        samples = run.completed_samples
+        for role, (model, usage) in sorted(run.usage.items()):
+            cost, source = run_cost(model, usage, prices)
+            rows.append(
+                {
+                    "log": _log_name(run),
+                    "benchmark": run.benchmark,
+                    "variant": run.variant,
+                    "dataset": run.dataset,
+                    "role": ROLE_NAMES.get(role, role),
+                    "model": model,
+                    "samples": samples,
+                    "input_tokens": usage.input_tokens,
+                    "output_tokens": usage.output_tokens,
+                    "cache_read_tokens": usage.input_tokens_cache_read or 0,
+                    "cache_write_tokens": usage.input_tokens_cache_write or 0,
+                    "reasoning_tokens": usage.reasoning_tokens or 0,
+                    "input_per_case": usage.input_tokens / samples if samples else math.nan,
+                    "output_per_case": usage.output_tokens / samples if samples else math.nan,
+                    "cost": cost,
+                    "cost_per_case": cost / samples if samples else math.nan,
+                    "price": source,
+                    "published_cases": projection_basis(run)[0],
+                    "projected_over": projection_basis(run)[1],
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def projection_frame(usage: pd.DataFrame) -> pd.DataFrame:
+    """Per configuration, role and model: tokens (and dollars) per case over all its runs,
+    and the same for the whole published benchmark (CSV `cost_projection.csv`)."""
+    if usage.empty:
+        return usage
+    keys = ["benchmark", "variant", "dataset", "role", "model", "projected_over"]
+    grouped = usage.groupby(keys, sort=False, dropna=False)
+    rows = []
+    for key, group in grouped:
+        samples = int(group["samples"].sum())
+        cases = int(group["published_cases"].iloc[0])
+        input_per_case = group["input_tokens"].sum() / samples if samples else math.nan
+        output_per_case = group["output_tokens"].sum() / samples if samples else math.nan
+        priced = bool((group["price"] != "none").all())
+        cost_per_case = group["cost"].sum() / samples if samples and priced else math.nan
+        rows.append(
+            {
+                **dict(zip(keys, key, strict=True)),
+                "runs": len(group),
+                "samples": samples,
+                "input_per_case": input_per_case,
+                "output_per_case": output_per_case,
+                "cost_per_case": cost_per_case,
+                "published_cases": cases,
+                "projected_input_tokens": input_per_case * cases,
+                "projected_output_tokens": output_per_case * cases,
+                "projected_cost": cost_per_case * cases,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def total_by_model(usage: pd.DataFrame) -> pd.DataFrame:
+    """The spend of these runs by model and data, over every role the model played."""
+    if usage.empty:
+        return usage
+    frame = usage.groupby(["model", "dataset"], sort=True).agg(
+        runs=("log", "nunique"),
+        input_tokens=("input_tokens", "sum"),
+        output_tokens=("output_tokens", "sum"),
+        cost=("cost", lambda c: c.sum(min_count=1)),
+    )
+    return frame.reset_index()
+
+
+SHOWN_USAGE = [
+    "log",
+    "benchmark",
+    "role",
+    "model",
+    "dataset",
+    "samples",
+    "input_tokens",
+    "output_tokens",
+    "input_per_case",
+    "output_per_case",
+    "cost",
+    "cost_per_case",
+]
+SHOWN_PROJECTION = [
+    "benchmark",
+    "variant",
+    "role",
+    "model",
+    "dataset",
+    "input_per_case",
+    "output_per_case",
+    "projected_over",
+    "projected_input_tokens",
+    "projected_output_tokens",
+    "projected_cost",
+]
+
+
+def shown(frame: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
+    """The columns the report prints, token counts as whole numbers with thousands separators
+    and dollars to the cent (the CSVs keep every column at full precision)."""
+    table = frame[columns].copy()
+    for column in table.columns:
+        if "tokens" in column or column.endswith("_per_case") and "cost" not in column:
+            table[column] = table[column].map(lambda v: "–" if _none(v) else f"{v:,.0f}")
+        elif "cost" in column:
+            table[column] = table[column].map(lambda v: "–" if _none(v) else _dollars(v))
+    return table
+
+
+def _none(value: object) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def _dollars(value: float) -> str:
+    return f"${value:,.2f}" if value >= 0.01 or value == 0 else f"${value:.4f}"
