@@ -8,8 +8,9 @@ import pandas as pd
 import pytest
 from inspect_ai import eval
 
-from selfdx.analysis.interview.report import export_interview, interview_variant
+from selfdx.analysis.interview.report import export_interview
 from selfdx.analysis.report import build_report
+from selfdx.analysis.variants import interview_variant
 from selfdx.errors import SelfdxError
 
 MODES = ("interview", "full", "initial")

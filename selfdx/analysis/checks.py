@@ -11,7 +11,8 @@ import math
 
 import pandas as pd
 
-from selfdx.analysis.logs import CHECKED_ROLE, Run
+from selfdx.analysis.logs import Run
+from selfdx.analysis.variants import CHECKED_ROLE
 
 WHAT = {
     "judge_check": (

@@ -7,7 +7,6 @@ whole transcripts.
 
 from __future__ import annotations
 
-import json
 import math
 from collections import defaultdict
 from collections.abc import Collection, Iterator
@@ -36,14 +35,9 @@ from selfdx.analysis.identity import (
     selfdx_task,
     settings,
 )
+from selfdx.analysis.variants import BENCHMARKS, CHECKS, asks_grader, setting_text, variant_of
 from selfdx.errors import SelfdxError
 
-BENCHMARKS = ("safe_psych", "mentalbench", "interview")
-# Tasks that measure a grader, a simulator or a case writer: the report shows their metrics as
-# the task computed them (from the log's header), one column per run.
-CHECKS = ("judge_check", "patient_check", "mentalbench_generate")
-# The model role a check measures (the judge, the patient); the writer is the run's model.
-CHECKED_ROLE = {"judge_check": "grader", "patient_check": "patient"}
 # Samples read per call of `read_eval_log_samples_by_id`. Each call parses the log's zip directory
 # once (about 0.1 s for 25,000 samples); 1,000 MentalBench samples take about 75 MB.
 SAMPLE_BATCH = 1000
@@ -126,38 +120,6 @@ def benchmark_of(log: EvalLog) -> str | None:
     not selfdx's (a user's own task of the same name included: see `identity.selfdx_task`)."""
     name = selfdx_task(log)
     return name if name in BENCHMARKS or name in CHECKS else None
-
-
-def variant_of(benchmark: str, task_args: dict[str, Any]) -> str:
-    """The configuration a row of the report stands for: the strategy, or the types run."""
-    if benchmark == "safe_psych":
-        return str(task_args.get("strategy", "sequential_info_abstention_aware"))
-    if benchmark == "interview":
-        from selfdx.analysis.interview.report import interview_variant
-
-        return interview_variant(task_args)
-    if benchmark in CHECKS:
-        shown = {k: v for k, v in task_args.items() if k not in ("data", "kg", "seed")}
-        return ", ".join(f"{k}={_text(v)}" for k, v in sorted(shown.items())) or "defaults"
-    types = task_args.get("types")
-    style = task_args.get("prompt_style")
-    label = "all types" if types in (None, "", [1, 2, 3, 4]) else f"types {types}"
-    if style:
-        label += f", {style} prompt"
-    if task_args.get("answer_format") == "free_text":
-        label += ", free text"
-    return label
-
-
-def asks_grader(benchmark: str, task_args: dict[str, Any]) -> bool:
-    """Whether a run of this configuration calls the `grader` role at all: a grader bound for a
-    whole sweep is not the judge of a run that never asks it."""
-    if benchmark == "safe_psych":
-        structured = task_args.get("strategy") == "structured_actions"
-        return not structured or bool(task_args.get("scorers"))
-    if benchmark == "mentalbench":
-        return task_args.get("answer_format") == "free_text"
-    return benchmark not in CHECKED_ROLE  # a check's own grader is the model it measures
 
 
 def run_from_header(path: str, log: EvalLog) -> Run | None:
@@ -288,10 +250,12 @@ def label_runs(runs: list[Run]) -> None:
             continue
         names = sorted({name for run in group for name in run.settings})
         differing = [
-            name for name in names if len({_text(run.settings.get(name)) for run in group}) > 1
+            name
+            for name in names
+            if len({setting_text(run.settings.get(name)) for run in group}) > 1
         ]
         for run in group:
-            shown = ", ".join(f"{n}={_text(run.settings.get(n))}" for n in differing)
+            shown = ", ".join(f"{n}={setting_text(run.settings.get(n))}" for n in differing)
             run.variant = f"{run.variant} ({shown})"
     groups_by_key: dict[tuple, set[str]] = defaultdict(set)
     for run in runs:
@@ -299,10 +263,6 @@ def label_runs(runs: list[Run]) -> None:
     for run in runs:  # a last resort that cannot merge two configurations
         if len(groups_by_key[run.key]) > 1:
             run.variant = f"{run.variant} [{run.group[:8]}]"
-
-
-def _text(value: Any) -> str:
-    return value if isinstance(value, str) else json.dumps(value, default=str)
 
 
 def read_header(path: str) -> EvalLog:

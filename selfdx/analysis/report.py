@@ -12,10 +12,13 @@ import pandas as pd
 
 from selfdx.analysis import checks, cost
 from selfdx.analysis.figures import Figure, report_style
-from selfdx.analysis.logs import CHECKS, Run, find_runs, stream_samples
+from selfdx.analysis.interview.report import InterviewCollector
+from selfdx.analysis.logs import Run, find_runs, stream_samples
+from selfdx.analysis.mentalbench.report import MentalBenchCollector
 from selfdx.analysis.metric_table import frame_markdown, long_frame, text_frame, wide_frame
 from selfdx.analysis.outputs import finish, previous_files
 from selfdx.analysis.safe_psych.report import SafePsychCollector
+from selfdx.analysis.variants import CHECKS
 from selfdx.errors import SelfdxError, warn
 
 TITLES = {
@@ -30,17 +33,13 @@ TITLES = {
 
 
 def collectors() -> dict[str, object]:
-    """One collector per benchmark (MentalBench's is loaded only if available)."""
-    found: dict[str, object] = {"safe_psych": SafePsychCollector()}
-    try:
-        from selfdx.analysis.mentalbench.report import MentalBenchCollector
-    except ImportError:
-        return found
-    found["mentalbench"] = MentalBenchCollector()
-    from selfdx.analysis.interview.report import InterviewCollector
-
-    found["interview"] = InterviewCollector()
-    return found
+    """One collector per benchmark. An error importing one is a bug and is raised, never
+    taken for a missing section."""
+    return {
+        "safe_psych": SafePsychCollector(),
+        "mentalbench": MentalBenchCollector(),
+        "interview": InterviewCollector(),
+    }
 
 
 @dataclass

@@ -38,6 +38,7 @@ from selfdx.analysis.logs import ConfigKey, Run, read_samples, score_values
 from selfdx.analysis.metric_table import MetricAccumulator
 from selfdx.analysis.outputs import finish, start_export
 from selfdx.analysis.statistics import paired_mode_gap
+from selfdx.analysis.variants import interview_variant, styles_of
 from selfdx.datasets.interview.styles import STYLES
 from selfdx.errors import SelfdxError
 from selfdx.scorers.interview.metrics import COUNT_KEYS
@@ -66,33 +67,6 @@ METRIC_GROUPS = {
     "Patient": ["patient_leaks", "patient_volunteered", "excluded"],
 }
 TYPE_LABELS = {"1": "Type 1", "2": "Type 2", "3": "Type 3", "4a": "Type 4a", "4b": "Type 4b"}
-
-
-def interview_variant(task_args: dict[str, Any], with_style: bool = True) -> str:
-    """The row label of a run: mode, types, and what differs from the defaults (the patient
-    styles among them, so that runs with other patients are never pooled as repeats)."""
-    mode = task_args.get("mode", "interview")
-    types = task_args.get("types", "1,2")
-    if isinstance(types, list | tuple):
-        types = ",".join(str(t) for t in types)
-    label = f"{mode}, types {types}"
-    if mode == "interview" and task_args.get("max_questions", 12) != 12:
-        label += f", {task_args['max_questions']} questions"
-    if task_args.get("answer_format") == "free_text":
-        label += ", free text"
-    if task_args.get("cases", "published") != "published" and task_args.get("data") != "demo":
-        label += f", {task_args['cases']} cases"
-    styles = styles_of(task_args)
-    if with_style and styles != ["plain"]:
-        label += f", patient {'+'.join(styles)}"
-    return label
-
-
-def styles_of(task_args: dict[str, Any]) -> list[str]:
-    """The patient styles a run's arguments name (`plain` when none)."""
-    raw = task_args.get("patient_style", "plain")
-    items = raw.split(",") if isinstance(raw, str) else list(raw)
-    return [str(item).strip() for item in items if str(item).strip()] or ["plain"]
 
 
 class CaseResult(NamedTuple):
