@@ -19,7 +19,7 @@ from selfdx.datasets.interview.facts import (
     stressor_fact,
 )
 from selfdx.datasets.mentalkg.exclusions import EXCLUSIONS
-from selfdx.datasets.mentalkg.model import load_kg
+from selfdx.datasets.mentalkg.reader import load_kg
 
 RESOURCES = SHARED / "mentalbench" / "resources"
 pytestmark = pytest.mark.skipif(not RESOURCES.is_dir(), reason=f"no MentalKG at {RESOURCES}")

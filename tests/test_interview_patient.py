@@ -31,7 +31,7 @@ from selfdx.datasets.interview.patient_words import (
 from selfdx.datasets.interview.questions import asked_about, topic_of
 from selfdx.datasets.interview.risk import symptom_domain
 from selfdx.datasets.mentalkg.diagnosis_names import find_diagnosis_names
-from selfdx.datasets.mentalkg.model import load_kg
+from selfdx.datasets.mentalkg.reader import load_kg
 from selfdx.providers.kg_patient import answer
 from selfdx.solvers.interview.patient import fenced
 from selfdx.solvers.interview.prompts import patient_prompt

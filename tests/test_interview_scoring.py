@@ -10,7 +10,7 @@ import pytest
 from conftest import SHARED
 
 from selfdx.datasets.interview.cases import load_cases
-from selfdx.datasets.mentalkg.model import load_kg
+from selfdx.datasets.mentalkg.reader import load_kg
 from selfdx.prompts import prompt_text
 from selfdx.scorers.interview.answer import read_answer
 from selfdx.scorers.interview.scorer import score_values

@@ -7,6 +7,7 @@ import importlib
 import re
 from pathlib import Path
 
+import networkx as nx
 import pytest
 
 from selfdx.prompts import PROMPT_DIR, prompt_text
@@ -89,6 +90,73 @@ def test_the_import_check_finds_upward_imports(tmp_path):
         "solvers/safe_psych/loop.py imports selfdx.scorers.safe_psych.outcome",
         "solvers/safe_psych/loop.py imports selfdx.analysis",
     ]
+
+
+def dotted(path: Path, root: Path = PACKAGE) -> str:
+    """`selfdx/analysis/report.py` -> `selfdx.analysis.report` (a package is its `__init__`)."""
+    parts = ("selfdx", *path.relative_to(root).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def runtime_imports(path: Path, root: Path, known: set[str]) -> set[str]:
+    """The selfdx modules `path` imports when it runs: at the top or inside a function (an
+    import inside a function hides a loop, it does not remove it); `from package import
+    module` counts as the module; imports only for type checkers do not count."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    typing_only = {
+        id(inner)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+        for inner in ast.walk(node)
+    }
+    package = ("selfdx", *path.relative_to(root).parent.parts)
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join([*package[: len(package) - node.level + 1], *filter(None, [base])])
+            found |= {
+                f"{base}.{alias.name}" if f"{base}.{alias.name}" in known else base
+                for alias in node.names
+            }
+    return {name for name in found if name in known} - {dotted(path, root)}
+
+
+def import_loops(root: Path = PACKAGE) -> list[list[str]]:
+    """Every set of modules that import each other, directly or around a loop."""
+    known = {dotted(path, root) for path in modules(root)}
+    graph = nx.DiGraph()
+    graph.add_nodes_from(known)
+    for path in modules(root):
+        graph.add_edges_from(
+            (dotted(path, root), target) for target in runtime_imports(path, root, known)
+        )
+    return sorted(sorted(loop) for loop in nx.strongly_connected_components(graph) if len(loop) > 1)
+
+
+def test_no_import_loops():
+    """No two modules depend on each other, inside a folder or across folders."""
+    loops = import_loops()
+    assert not loops, loops
+
+
+def test_the_loop_check_finds_a_loop_hidden_in_a_function(tmp_path):
+    folder = tmp_path / "analysis"
+    folder.mkdir()
+    (folder / "logs.py").write_text(
+        "def variant():\n    from selfdx.analysis.report import label\n    return label\n"
+    )
+    (folder / "report.py").write_text(
+        "from typing import TYPE_CHECKING\nfrom selfdx.analysis import logs\n"
+        "if TYPE_CHECKING:\n    from selfdx.analysis.typed import Row\n"
+    )
+    (folder / "typed.py").write_text("from selfdx.analysis.report import label\n")
+    assert import_loops(tmp_path) == [["selfdx.analysis.logs", "selfdx.analysis.report"]]
 
 
 def test_prompts_are_read_by_one_loader():

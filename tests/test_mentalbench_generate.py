@@ -10,8 +10,8 @@ from inspect_ai import list_tasks
 from inspect_ai.model import ChatMessageSystem, ChatMessageUser
 
 from selfdx.datasets.mentalkg.diagnosis_names import find_diagnosis_names
-from selfdx.datasets.mentalkg.model import load_kg
 from selfdx.datasets.mentalkg.profiles import sample_profiles
+from selfdx.datasets.mentalkg.reader import load_kg
 from selfdx.inspect_tasks.mentalbench_generate import mentalbench_generate
 from selfdx.judge.grader_calls import GraderParseError
 from selfdx.providers.case_writer import case_writer

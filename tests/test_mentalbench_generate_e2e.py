@@ -13,7 +13,7 @@ from inspect_ai import eval
 
 from selfdx.analysis.mentalbench.export_generated import ExportError, export_generated
 from selfdx.cli import main
-from selfdx.datasets.mentalkg.model import load_kg
+from selfdx.datasets.mentalkg.reader import load_kg
 from selfdx.datasets.mentalkg.rules import check_profile, facts_from_published
 from selfdx.inspect_tasks.mentalbench import mentalbench
 from selfdx.inspect_tasks.mentalbench_generate import mentalbench_generate

@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 
 from selfdx.datasets.mentalbench.schema import MentalBenchItem
-from selfdx.datasets.mentalkg.model import duration_days, load_kg
+from selfdx.datasets.mentalkg.model import duration_days
 from selfdx.datasets.mentalkg.personas import OCCUPATIONS, sample_persona
 from selfdx.datasets.mentalkg.profiles import sample_profiles
+from selfdx.datasets.mentalkg.reader import load_kg
 from selfdx.datasets.mentalkg.rules import check_profile, facts_from_profile, facts_from_published
 from selfdx.datasets.mentalkg.sampling import format_days, months_to_days, sample_days
 

@@ -340,7 +340,7 @@ def test_disorder_names_beside_codes(mixed):
     assert {"code", "disorder", "dataset"} <= set(by_code.columns)
     names = DISORDER_NAMES
     if KG.is_dir():
-        from selfdx.datasets.mentalkg.model import load_kg
+        from selfdx.datasets.mentalkg.reader import load_kg
 
         names = {code: d.name for code, d in load_kg(KG).disorders.items()}
     for row in by_code.itertuples():

@@ -21,9 +21,10 @@ from inspect_ai.solver import generate
 
 from selfdx.arguments import checked, flag, positive_int, reject_unknown, require_role, text
 from selfdx.datasets.mentalbench.filters import normalise_disorders, normalise_types
-from selfdx.datasets.mentalkg.model import PUBLISHED_COUNTS, load_kg
+from selfdx.datasets.mentalkg.model import PUBLISHED_COUNTS
 from selfdx.datasets.mentalkg.profile_model import CaseProfile
 from selfdx.datasets.mentalkg.profiles import sample_profiles
+from selfdx.datasets.mentalkg.reader import load_kg
 from selfdx.errors import ArgumentError
 from selfdx.gc_tuning import use_gc_freeze
 from selfdx.scorers.mentalbench.generate_scorer import (

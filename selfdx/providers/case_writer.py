@@ -18,7 +18,7 @@ from typing import Any
 from inspect_ai.model import ChatMessage
 
 from selfdx.datasets.mentalkg.diagnosis_names import find_diagnosis_names
-from selfdx.providers.offline import offline_policy
+from selfdx.providers.registry import offline_policy
 from selfdx.solvers.mentalbench.generate_prompts import PROFILE_END, PROFILE_START
 
 WORDS = re.compile(r"about (\d+)-(\d+) words")

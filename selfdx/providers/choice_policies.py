@@ -19,8 +19,9 @@ from typing import Any
 
 from inspect_ai.model import ChatMessage
 
-from selfdx.datasets.mentalkg.model import MentalKGError, Symptom, load_kg
-from selfdx.providers.offline import offline_policy
+from selfdx.datasets.mentalkg.model import MentalKGError, Symptom
+from selfdx.datasets.mentalkg.reader import load_kg
+from selfdx.providers.registry import offline_policy
 from selfdx.solvers.mentalbench.prompts import STYLES, template
 
 OPTION_LINE = re.compile(r"^\s*([A-D])[.)]\s+(\S.*?)\s*$", re.MULTILINE)

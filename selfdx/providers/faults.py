@@ -43,7 +43,7 @@ from tenacity.wait import WaitBaseT
 
 from selfdx.errors import ArgumentError
 from selfdx.judge.behaviour import REPLY_CLOSE, REPLY_OPEN
-from selfdx.providers.offline import OfflineModel, offline_model, usage_for
+from selfdx.providers.registry import OfflineModel, offline_model, usage_for
 
 # Judge answers a broken grader gives: refusal, truncation, JSON, an invalid value, a
 # contradiction, noise. None of them parses as the judge's four-line format.

@@ -53,8 +53,9 @@ from selfdx.datasets.interview.patient_words import (
 )
 from selfdx.datasets.interview.questions import content_words
 from selfdx.datasets.mentalkg.exclusions import ANY_OTHER, exclusions_of
-from selfdx.datasets.mentalkg.model import MentalKG, load_kg
-from selfdx.providers.offline import offline_policy
+from selfdx.datasets.mentalkg.model import MentalKG
+from selfdx.datasets.mentalkg.reader import load_kg
+from selfdx.providers.registry import offline_policy
 
 OPTION = re.compile(r"^([A-H])\. (.+)$", re.MULTILINE)
 DURATION = re.compile(

@@ -47,7 +47,7 @@ from selfdx.datasets.interview.styles import (
     WITHHELD,
     is_stigmatised,
 )
-from selfdx.providers.offline import offline_policy
+from selfdx.providers.registry import offline_policy
 
 DOCTOR = re.compile(r"<doctor>(.*)</doctor>", re.DOTALL)
 COMPLAINT = re.compile(r"You came in because of item \[([^\]]+)\]")

@@ -16,7 +16,7 @@ from selfdx.datasets.icd10 import extract_codes
 from selfdx.datasets.mentalkg.diagnosis_names import find_diagnosis_names
 from selfdx.judge.behaviour import REPLY_CLOSE, REPLY_OPEN
 from selfdx.providers import rubric_rules
-from selfdx.providers.offline import offline_policy
+from selfdx.providers.registry import offline_policy
 
 # Keyword -> (diagnosis, code) for the eager policy, most specific first.
 EAGER_RULES: tuple[tuple[tuple[str, ...], str, str], ...] = (

@@ -118,6 +118,6 @@ def kg_for(data: str) -> MentalKG:
     """The graph of a run: the demo graph for `demo`, else MentalKG under the `data` folder."""
     if data == "demo":
         return demo_kg()
-    from selfdx.datasets.mentalkg.model import load_kg
+    from selfdx.datasets.mentalkg.reader import load_kg
 
     return load_kg(Path(data).expanduser())

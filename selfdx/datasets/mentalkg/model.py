@@ -255,26 +255,3 @@ class MentalKG:
             for other, disorder in self.disorders.items()
             if other != code and set(disorder.required_groups) == target
         )
-
-
-def load_kg(path: str | Path, expected: KGCounts | None = PUBLISHED_COUNTS) -> MentalKG:
-    """Read and check a MentalKG folder (or a folder above `knowledge_graph/EN`).
-
-    `expected` are the node counts the graph must have (the published 23/23/84/87 by default);
-    pass None for an extended graph.
-    """
-    from selfdx.datasets.mentalkg.reader import find_kg_folder, read_kg
-
-    folder = find_kg_folder(Path(path).expanduser())
-    kg = read_kg(folder)
-    if expected is not None and kg.counts != expected:
-        found, wanted = kg.counts, expected
-        problems = [
-            f"{name}: {getattr(found, name)} (expected {getattr(wanted, name)})"
-            for name in ("disorders", "groups", "symptoms", "differentials")
-            if getattr(found, name) != getattr(wanted, name)
-        ]
-        raise MentalKGError(
-            f"MentalKG at {folder} does not have the published node counts: " + "; ".join(problems)
-        )
-    return kg

@@ -14,11 +14,13 @@ from pathlib import Path
 from typing import Any
 
 from selfdx.datasets.mentalkg.model import (
+    PUBLISHED_COUNTS,
     Criteria,
     Differential,
     Disorder,
     EventVocabulary,
     GroupLink,
+    KGCounts,
     MentalKG,
     MentalKGError,
     Symptom,
@@ -447,3 +449,24 @@ def read_kg(folder: Path) -> MentalKG:
         differentials=read_differentials(disorders, folder),
         events=read_events(folder),
     )
+
+
+def load_kg(path: str | Path, expected: KGCounts | None = PUBLISHED_COUNTS) -> MentalKG:
+    """Read and check a MentalKG folder (or a folder above `knowledge_graph/EN`).
+
+    `expected` are the node counts the graph must have (the published 23/23/84/87 by default);
+    pass None for an extended graph.
+    """
+    folder = find_kg_folder(Path(path).expanduser())
+    kg = read_kg(folder)
+    if expected is not None and kg.counts != expected:
+        found, wanted = kg.counts, expected
+        problems = [
+            f"{name}: {getattr(found, name)} (expected {getattr(wanted, name)})"
+            for name in ("disorders", "groups", "symptoms", "differentials")
+            if getattr(found, name) != getattr(wanted, name)
+        ]
+        raise MentalKGError(
+            f"MentalKG at {folder} does not have the published node counts: " + "; ".join(problems)
+        )
+    return kg
