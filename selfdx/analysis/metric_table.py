@@ -67,8 +67,9 @@ class MetricAccumulator:
         self.values: dict[ConfigKey, dict[str, list[tuple[object, float]]]] = defaultdict(
             lambda: defaultdict(list)
         )
-        self.by_run: dict[ConfigKey, dict[str, dict[str, list[float]]]] = defaultdict(
-            lambda: defaultdict(lambda: defaultdict(list))
+        # per run: (case, value) pairs, so that a run's value averages a case's epochs first
+        self.by_run: dict[ConfigKey, dict[str, dict[str, list[tuple[object, float]]]]] = (
+            defaultdict(lambda: defaultdict(lambda: defaultdict(list)))
         )
         self.order: dict[ConfigKey, list[str]] = {}
         # ratio metrics: key -> metric -> case -> [numerator, denominator]; and per run
@@ -109,7 +110,7 @@ class MetricAccumulator:
             if metric not in order:
                 order.append(metric)
             self.values[key][metric].append((case, value))
-            self.by_run[key][metric][run.path].append(value)
+            self.by_run[key][metric][run.path].append((case, value))
 
     def cells(self) -> dict[ConfigKey, dict[str, Cell]]:
         """Point estimate, 95% case-bootstrap interval and over-run Student-t interval."""
@@ -124,9 +125,10 @@ class MetricAccumulator:
                 means = case_means(metrics[metric])
                 value = float(means.mean()) if len(means) else math.nan
                 low, high = bootstrap_interval(means)
+                # each run's metric as Inspect prints it: epochs averaged per case, then cases
                 per_run = [
-                    float(np.nanmean(v)) if any(not math.isnan(x) for x in v) else math.nan
-                    for v in self.by_run[key][metric].values()
+                    float(run_means.mean()) if len(run_means := case_means(pairs)) else math.nan
+                    for pairs in self.by_run[key][metric].values()
                 ]
                 bounds = self.ranges.get(metric, RATE_RANGE)
                 table[key][metric] = seed_cell(value, low, high, len(means), per_run, bounds)

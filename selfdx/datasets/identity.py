@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from inspect_ai.dataset import Sample
@@ -23,12 +23,18 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def samples_sha256(samples: Iterable[Sample]) -> str:
-    """sha256 over every sample's id, input, choices, target and metadata, in order."""
+def samples_sha256(samples: Iterable[Sample], record: Callable[[Sample], Any] | None = None) -> str:
+    """sha256 over every sample's id, input, choices, target and metadata, in order; or over
+    what `record` keeps of each sample (a task whose seed only reorders the options hashes
+    what does not depend on the order, so that its seeds are repeats of one data set)."""
     digest = hashlib.sha256()
     for sample in samples:
-        record = [sample.id, _plain(sample.input), sample.choices, sample.target, sample.metadata]
-        digest.update(json.dumps(record, sort_keys=True, default=str).encode("utf-8"))
+        if record is None:
+            kept = [sample.id, _plain(sample.input), sample.choices, sample.target, sample.metadata]
+        else:
+            kept = record(sample)
+        record_json = json.dumps(kept, sort_keys=True, default=str)
+        digest.update(record_json.encode("utf-8"))
         digest.update(b"\n")
     return digest.hexdigest()
 

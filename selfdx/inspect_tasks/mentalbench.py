@@ -12,7 +12,12 @@ from inspect_ai.solver import generate
 
 from selfdx.arguments import checked, flag, reject_unknown, require_role, text
 from selfdx.datasets.identity import data_source, samples_sha256
-from selfdx.datasets.mentalbench.dataset import HF_REPO, HF_REVISION, mentalbench_samples
+from selfdx.datasets.mentalbench.dataset import (
+    HF_REPO,
+    HF_REVISION,
+    mentalbench_samples,
+    option_order_free,
+)
 from selfdx.datasets.mentalbench.filters import normalise_types, types_of
 from selfdx.errors import ArgumentError
 from selfdx.gc_tuning import use_gc_freeze
@@ -107,6 +112,7 @@ def mentalbench(
             "variants": list(variants),
             "answer_format": answer_format,
             "data_source": data_source(data, HF_REPO, revision),
-            "data_sha256": samples_sha256(samples),
+            # the option-shuffle seed reorders options only: its runs are repeats (docs/reports.md)
+            "data_sha256": samples_sha256(samples, option_order_free),
         },
     )

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from inspect_ai.dataset import Sample
 
@@ -146,6 +147,15 @@ def item_to_sample(item: MentalBenchItem, shuffle_choices: bool = False, seed: i
             "truncated": item.truncated,
         },
     )
+
+
+def option_order_free(sample: Sample) -> list[Any]:
+    """What a sample holds apart from the order of its options (the data identity of a run
+    with `shuffle_choices`: its seeds are repeats over one data set, not different data)."""
+    shuffled = ("option_codes", "original_letters")
+    metadata = {k: v for k, v in (sample.metadata or {}).items() if k not in shuffled}
+    options = sorted(sample.choices or [])
+    return [sample.id, sample.input, options, sorted(metadata.get("gold_codes", [])), metadata]
 
 
 def mentalbench_samples(

@@ -1,0 +1,87 @@
+"""Runs repeated over seeds: each run's value in the over-seed interval is the metric Inspect
+printed for that run (a case's epochs averaged first), and MentalBench's option-shuffle seeds
+are repeats of one data set, as docs/reports.md says."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import pytest
+from inspect_ai import eval
+from inspect_ai.model import GenerateConfig, get_model
+from scipy import stats
+
+from selfdx.analysis.report import build_report
+from tests.conftest import metric_value
+from tests.test_report_intervals import structured_subject
+
+SEEDS = (1, 2, 3)
+METRICS = ("under_abstention", "over_abstention", "premature", "never", "accuracy_group")
+
+
+@pytest.mark.slow
+def test_a_runs_value_over_seeds_is_its_printed_metric_with_epochs(tmp_path):
+    """Three seeds, two epochs each: the report's seed mean and t interval are those of the
+    three values Inspect printed, not of plain sample averages (which differ when a case's
+    epochs disagree on whether a metric applies)."""
+    logs = []
+    for seed in SEEDS:
+        model = get_model(
+            "mockllm/repeats",
+            config=GenerateConfig(seed=seed),
+            custom_outputs=structured_subject(seed),
+            memoize=False,
+        )
+        (log,) = eval(
+            "selfdx/safe_psych",
+            task_args={"strategy": "structured_actions"},
+            model=model,
+            epochs=2,
+            display="none",
+            log_dir=str(tmp_path / "logs"),
+        )
+        assert log.status == "success", log.error
+        logs.append(log)
+    build_report(tmp_path / "logs", tmp_path / "report", progress=False)
+    table = pd.read_csv(tmp_path / "report" / "safe_psych_metrics.csv").set_index("metric")
+    checked = 0
+    for metric in METRICS:
+        printed = [metric_value(log, metric) for log in logs]
+        if any(math.isnan(value) for value in printed):
+            continue
+        row = table.loc[metric]
+        assert row.runs == 3
+        mean = sum(printed) / 3
+        half = stats.t.ppf(0.975, 2) * stats.tstd(printed) / math.sqrt(3)
+        assert row.seed_mean == pytest.approx(mean, abs=1e-12), metric
+        if not row.seed_ci_clipped:
+            assert row.seed_ci_low == pytest.approx(mean - half, abs=1e-12), metric
+            assert row.seed_ci_high == pytest.approx(mean + half, abs=1e-12), metric
+        checked += 1
+    assert checked >= 3
+
+
+@pytest.mark.slow
+def test_option_shuffle_seeds_are_repeats_of_one_configuration(tmp_path):
+    """`-T seed=` only reorders the options: two such runs are one row with two runs; a run
+    without shuffling is another row (its `shuffle_choices` differs)."""
+    for args in (
+        {"shuffle_choices": True, "seed": 1},
+        {"shuffle_choices": True, "seed": 2},
+        {"shuffle_choices": False},
+    ):
+        (log,) = eval(
+            "selfdx/mentalbench",
+            task_args=args,
+            model="selfdx/first-option",
+            display="none",
+            log_dir=str(tmp_path / "logs"),
+        )
+        assert log.status == "success", log.error
+    build_report(tmp_path / "logs", tmp_path / "report", progress=False)
+    runs = pd.read_csv(tmp_path / "report" / "runs.csv")
+    assert runs.data_id.nunique() == 1  # the same cases: only their options' order differs
+    table = pd.read_csv(tmp_path / "report" / "mentalbench_metrics.csv")
+    overall = table[(table.metric == "accuracy") & ~table.variant.str.contains("·")]
+    assert sorted(overall.runs) == [1, 2]
