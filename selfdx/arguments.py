@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextvars
 import difflib
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Annotated, Any, get_args
 
 from inspect_ai.model import model_roles
@@ -22,6 +22,35 @@ from selfdx.errors import ArgumentError
 PositiveInt = Annotated[int, Field(ge=1)]
 NonNegativeInt = Annotated[int, Field(ge=0)]
 Text = Annotated[str, Field(min_length=1)]
+
+
+ArgList = int | str | Sequence[int | str] | None
+
+
+def listed(argument: str, value: ArgList) -> list[str] | None:
+    """A task argument given as a list, a comma-separated string or one value, as a list of
+    stripped strings (None for None): `-T types=1,2` reaches a task as a list, `-T types=3` as
+    an int and `types="1,2"` as a string. An empty list is an ArgumentError naming `argument`."""
+    if value is None:
+        return None
+    raw: Iterable[int | str]
+    if isinstance(value, str):
+        raw = value.split(",")
+    elif isinstance(value, int) and not isinstance(value, bool):
+        raw = [value]
+    elif isinstance(value, Sequence):
+        raw = value
+    else:
+        raise ArgumentError(f"{argument}: expected a value or a list, got {value!r}")
+    parts: list[str] = []
+    for part in raw:
+        if isinstance(part, bool) or not isinstance(part, int | str):
+            raise ArgumentError(f"{argument}: {part!r} is neither a number nor a name")
+        text = str(part).strip()
+        parts.extend(piece.strip() for piece in text.split(",") if piece.strip())
+    if not parts:
+        raise ArgumentError(f"{argument}: the list is empty")
+    return parts
 
 
 def checked(name: str, value: Any, kind: Any, takes: str | None = None) -> Any:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from selfdx.datasets.interview.styles import normalise_styles
+
 BENCHMARKS = ("safe_psych", "mentalbench", "interview")
 # Tasks that measure a grader, a simulator or a case writer: the report shows their metrics as
 # the task computed them (from the log's header), one column per run.
@@ -66,9 +68,7 @@ def interview_variant(task_args: dict[str, Any], with_style: bool = True) -> str
 
 def styles_of(task_args: dict[str, Any]) -> list[str]:
     """The patient styles a run's arguments name (`plain` when none)."""
-    raw = task_args.get("patient_style", "plain")
-    items = raw.split(",") if isinstance(raw, str) else list(raw)
-    return [str(item).strip() for item in items if str(item).strip()] or ["plain"]
+    return normalise_styles(task_args.get("patient_style", "plain"))
 
 
 def setting_text(value: Any) -> str:

@@ -7,7 +7,6 @@ from the profile's facts. See the README section "Interview: `selfdx/interview`"
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
@@ -19,8 +18,9 @@ from pydantic import Field
 from selfdx.arguments import checked, choice, positive_int, reject_unknown, text
 from selfdx.datasets.identity import samples_sha256
 from selfdx.datasets.interview.cases import case_to_sample, load_cases
-from selfdx.datasets.interview.styles import STYLES, styled_case
-from selfdx.datasets.mentalbench.schema import VARIANTS, AnswerFormat, Generator
+from selfdx.datasets.interview.styles import normalise_styles, styled_case
+from selfdx.datasets.mentalbench.filters import normalise_types as mentalbench_types
+from selfdx.datasets.mentalbench.schema import AnswerFormat, Generator
 from selfdx.errors import ArgumentError
 from selfdx.gc_tuning import use_gc_freeze
 from selfdx.scorers.interview.scorer import interview_scorer
@@ -36,43 +36,10 @@ CaseSource = Literal["published", "sampled", "both"]
 
 
 def normalise_types(types: object) -> list[str]:
-    """`types` as variants: 1, 2, 3, 4a, 4b, or `high` for 4a and 4b."""
-    raw = types.split(",") if isinstance(types, str) else types
-    if isinstance(raw, int | float):
-        raw = [raw]
-    if not isinstance(raw, Sequence) or isinstance(raw, bytes):
-        raise ArgumentError(f"types: expected 1, 2, 3, 4a, 4b or high (a list), got {types!r}")
-    chosen: list[str] = []
-    for item in raw:
-        text = str(item).strip().lower()
-        wanted = ["4a", "4b"] if text in ("high", "4") else [text]
-        for variant in wanted:
-            if variant not in VARIANTS:
-                raise ArgumentError(f"types: {item!r} is not 1, 2, 3, 4a, 4b or high")
-            if variant not in chosen:
-                chosen.append(variant)
-    if not chosen:
+    """`types` as variants: 1, 2, 3, 4a, 4b, or `high` (or 4) for 4a and 4b."""
+    if types is None:
         raise ArgumentError("types: choose at least one of 1, 2, 3, 4a, 4b, high")
-    return [v for v in VARIANTS if v in chosen]
-
-
-def normalise_styles(patient_style: object) -> list[str]:
-    """`patient_style` as a list of styles (a list, or a comma-separated string)."""
-    raw = patient_style.split(",") if isinstance(patient_style, str) else patient_style
-    if not isinstance(raw, Sequence) or isinstance(raw, bytes) or not raw:
-        raise ArgumentError(
-            f"patient_style: expected one of {', '.join(STYLES)}, got {patient_style!r}"
-        )
-    chosen: list[str] = []
-    for item in raw:
-        style = str(item).strip().lower()
-        if style not in STYLES:
-            near = difflib.get_close_matches(style, STYLES, n=1)
-            hint = f" (did you mean {near[0]}?)" if near else ""
-            raise ArgumentError(f"patient_style: {item!r} is not one of {', '.join(STYLES)}{hint}")
-        if style not in chosen:
-            chosen.append(style)
-    return chosen
+    return list(mentalbench_types(types))  # type: ignore[arg-type]
 
 
 @task

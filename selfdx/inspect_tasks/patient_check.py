@@ -17,10 +17,10 @@ from selfdx.arguments import NonNegativeInt, checked, reject_unknown, text
 from selfdx.datasets.identity import samples_sha256
 from selfdx.datasets.interview.cases import load_cases
 from selfdx.datasets.interview.probes import probe_samples
-from selfdx.datasets.interview.styles import styled_case
+from selfdx.datasets.interview.styles import normalise_styles, styled_case
 from selfdx.errors import ArgumentError
 from selfdx.gc_tuning import use_gc_freeze
-from selfdx.inspect_tasks.interview import normalise_styles, normalise_types
+from selfdx.inspect_tasks.interview import normalise_types
 from selfdx.scorers.patient_check.scorer import patient_check_scorer
 from selfdx.solvers.interview.patient_check import ask_probe
 

@@ -7,7 +7,7 @@ from typing import Any
 from inspect_ai import Task, task
 from inspect_ai.model import GenerateConfig
 
-from selfdx.arguments import flag, positive_int, reject_unknown, require_role, text
+from selfdx.arguments import flag, listed, positive_int, reject_unknown, require_role, text
 from selfdx.datasets.identity import data_source, samples_sha256
 from selfdx.datasets.safe_psych import HF_DATASET, HF_REVISION, safe_psych_dataset
 from selfdx.errors import ArgumentError
@@ -28,12 +28,9 @@ def rubric_scorers(names: str | list[str] | None) -> list:
     """The rubric scorers named in `scorers=` (`-T scorers=caution,diagnosis_agreement`)."""
     if names is None or names == "":
         return []
-    if isinstance(names, str):
-        chosen = [n.strip() for n in names.split(",")]
-    elif isinstance(names, list | tuple) and all(isinstance(n, str) for n in names):
-        chosen = list(names)
-    else:
+    if not isinstance(names, str | list | tuple) or not all(isinstance(n, str) for n in names):
         raise ArgumentError(f"scorers: expected names separated by commas, got {names!r}")
+    chosen = listed("scorers", names) or []
     unknown = [n for n in chosen if n not in RUBRICS]
     if unknown:
         raise ArgumentError(

@@ -20,14 +20,17 @@ in its instructions (`prompts/interview/styles/<style>.txt`).
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import re
 from typing import Literal
 
+from selfdx.arguments import listed
 from selfdx.datasets.interview.cases import InterviewCase
 from selfdx.datasets.interview.facts import Fact, symptom_fact
 from selfdx.datasets.interview.risk import fact_domain
 from selfdx.datasets.mentalkg.model import MentalKG
+from selfdx.errors import ArgumentError
 
 PatientStyle = Literal["plain", "minimising", "vague", "guarded", "over_reporting"]
 STYLES: tuple[str, ...] = ("plain", "minimising", "vague", "guarded", "over_reporting")
@@ -104,3 +107,25 @@ def styled_case(kg: MentalKG, case: InterviewCase, style: str) -> InterviewCase:
         kept, claimed = claims(kg, case.id, case.absent)
         update["absent"] = [*kept, *claimed]
     return case.model_copy(update=update)
+
+
+def normalise_styles(patient_style: object) -> list[str]:
+    """`patient_style` as a list of styles (a list, or a comma-separated string)."""
+    try:
+        raw = listed("patient_style", patient_style)  # type: ignore[arg-type]
+    except ArgumentError:
+        raw = None
+    if not raw:
+        raise ArgumentError(
+            f"patient_style: expected one of {', '.join(STYLES)}, got {patient_style!r}"
+        )
+    chosen: list[str] = []
+    for item in raw:
+        style = str(item).strip().lower()
+        if style not in STYLES:
+            near = difflib.get_close_matches(style, STYLES, n=1)
+            hint = f" (did you mean {near[0]}?)" if near else ""
+            raise ArgumentError(f"patient_style: {item!r} is not one of {', '.join(STYLES)}{hint}")
+        if style not in chosen:
+            chosen.append(style)
+    return chosen

@@ -10,54 +10,32 @@ from __future__ import annotations
 import logging
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
+from selfdx.arguments import ArgList, listed
 from selfdx.datasets.mentalbench.schema import CODE_RE, VARIANTS, MentalBenchItem
 from selfdx.errors import ArgumentError
 
 logger = logging.getLogger(__name__)
 
-ArgList = int | str | Sequence[int | str] | None
-
-
-def as_list(value: ArgList, argument: str) -> list[str] | None:
-    """A list of stripped strings from a scalar, a comma-separated string or a sequence."""
-    if value is None:
-        return None
-    raw: Iterable[int | str]
-    if isinstance(value, str):
-        raw = value.split(",")
-    elif isinstance(value, int) and not isinstance(value, bool):
-        raw = [value]
-    elif isinstance(value, Sequence):
-        raw = value
-    else:
-        raise ArgumentError(f"{argument}: expected a value or a list, got {value!r}")
-    parts: list[str] = []
-    for part in raw:
-        if isinstance(part, bool) or not isinstance(part, int | str):
-            raise ArgumentError(f"{argument}: {part!r} is neither a number nor a name")
-        text = str(part).strip()
-        parts.extend(piece.strip() for piece in text.split(",") if piece.strip())
-    if not parts:
-        raise ArgumentError(f"{argument}: the list is empty")
-    return parts
-
 
 def normalise_types(types: ArgList) -> tuple[str, ...]:
-    """Variants to run ('1', '2', '3', '4a', '4b'); a type 4 means both 4a and 4b."""
-    parts = as_list(types, "types")
+    """Variants to run ('1', '2', '3', '4a', '4b'); a type 4 (or `high`, the clear tier)
+    means both 4a and 4b."""
+    parts = listed("types", types)
     if parts is None:
         return VARIANTS
     chosen: set[str] = set()
     for part in parts:
         text = re.sub(r"^type\s*", "", part.lower())
-        if text == "4":
+        if text in ("4", "high"):
             chosen.update(("4a", "4b"))
         elif text in VARIANTS:
             chosen.add(text)
         else:
-            raise ArgumentError(f"types: {part!r} is not a MentalBench type (1, 2, 3, 4, 4a or 4b)")
+            raise ArgumentError(
+                f"types: {part!r} is not a MentalBench type (1, 2, 3, 4, 4a, 4b or high)"
+            )
     return tuple(variant for variant in VARIANTS if variant in chosen)
 
 
@@ -67,7 +45,7 @@ def types_of(variants: Iterable[str]) -> tuple[int, ...]:
 
 
 def normalise_generators(generators: ArgList) -> tuple[str, ...] | None:
-    parts = as_list(generators, "generators")
+    parts = listed("generators", generators)
     if parts is None:
         return None
     return tuple(dict.fromkeys(part.lower() for part in parts))
@@ -75,7 +53,7 @@ def normalise_generators(generators: ArgList) -> tuple[str, ...] | None:
 
 def normalise_disorders(disorders: ArgList) -> tuple[str, ...] | None:
     """Disorder codes (`D005`) and/or pair codes (`D001-D005` or `D001_D005`)."""
-    parts = as_list(disorders, "disorders")
+    parts = listed("disorders", disorders)
     if parts is None:
         return None
     codes = []
