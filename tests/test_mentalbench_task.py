@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import math
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -265,8 +267,24 @@ def test_real_slice_with_the_first_option_baseline(tmp_path):
     assert found["accuracy"]["stderr"] == pytest.approx(math.sqrt(37.5) / 75)
 
 
+def gold_letter(sample_id: str) -> str:
+    """The gold letter of a published Type 1 or 2 item, read from its data file: item
+    `t1-<generator>-D013_l001` is key `D013_l001` of `dataset/low/D013/main_<generator>.json`
+    (`t2`: `medium`), whose `answer` starts with the letter (`"D. Major Depressive ..."`)."""
+    found = re.fullmatch(r"t([12])-(\w+)-((D\d{3})_[lm]\d{3})", sample_id)
+    assert found, sample_id
+    type_, generator, key, code = found.groups()
+    level = {"1": "low", "2": "medium"}[type_]
+    path = RESOURCES / "dataset" / level / code / f"main_{generator}.json"
+    answer = json.loads(path.read_text(encoding="utf-8"))[key]["answer"]
+    assert re.match(r"[A-D]\. ", answer), answer
+    return answer[0]
+
+
 @needs_resources
-def test_real_slice_with_the_kg_baseline_matches_its_per_sample_scores(tmp_path):
+def test_real_slice_with_the_kg_baseline_against_the_answer_key(tmp_path):
+    """Accuracy and letter recall from the data files' answer key and the letter the baseline
+    replied (the log's output), not from the scorer's own per-sample values."""
     task = mentalbench(data=str(RESOURCES), types="1,2", generators="qwen235", disorders="D013")
     log = eval(
         task,
@@ -278,12 +296,20 @@ def test_real_slice_with_the_kg_baseline_matches_its_per_sample_scores(tmp_path)
     found = metrics(log)
     samples = log.samples or []
     assert len(samples) == 25 + 50
-    values = [sample.scores["mentalbench_scorer"].value for sample in samples if sample.scores]
-    correct = [v["accuracy"] for v in values if isinstance(v, dict)]
-    assert found["accuracy"]["mean"] == pytest.approx(sum(correct) / len(correct))
-    assert 0 < found["accuracy"]["mean"] < 1  # a real baseline: neither always right nor wrong
-    hits = sum(v["letters_hit"] for v in values if isinstance(v, dict))
-    assert found["mentalbench_scorer"]["recall"] == pytest.approx(hits / 75)
+    right: dict[str, list[bool]] = {"1": [], "2": []}
+    for sample in samples:
+        reply = sample.output.completion
+        assert re.fullmatch(r"[A-D]\.", reply), reply  # the baseline's one letter
+        right[str(sample.id)[1]].append(reply[0] == gold_letter(str(sample.id)))
+    correct = sum(right["1"]) + sum(right["2"])
+    assert 0 < correct < 75  # a real baseline: neither always right nor wrong
+    assert found["accuracy"]["mean"] == pytest.approx(correct / 75)
+    assert found["type1"]["mean"] == pytest.approx(sum(right["1"]) / 25)
+    assert found["type2"]["mean"] == pytest.approx(sum(right["2"]) / 50)
+    # one letter replied and one gold letter per item: a hit is a correct item
+    assert found["mentalbench_scorer"]["recall"] == pytest.approx(correct / 75)
+    assert found["mentalbench_scorer"]["precision"] == pytest.approx(correct / 75)
+    assert found["incorrect"]["mean"] == pytest.approx(1 - correct / 75)
 
 
 @needs_resources

@@ -88,22 +88,33 @@ def test_every_run_is_found(sweep_logs):
 
 
 def test_table_values_equal_inspect_metrics(sweep_logs, report):
+    """Every metric a run's results report (the keys of the scorer's one entry, less their
+    `_stderr` and `_count` companions) has its row, whose value is what Inspect printed."""
     _, logs = sweep_logs
     table = pd.read_csv(report / "safe_psych_metrics.csv")
     assert {"value", "ci_low", "ci_high", "n_cases", "seed_mean", "seed_ci_low"} <= set(table)
+    compared = 0
     for log in logs:
         rows = table[
             (table.model == log.eval.model) & (table.variant == log.eval.task_args["strategy"])
         ]
-        for score in log.results.scores:
-            row = rows[rows.metric == score.name]
-            if row.empty:
-                continue
-            expected = metric_value(log, score.name)
+        (entry,) = [e for e in log.results.scores if e.name == "safe_psych_scorer"]
+        names = [n for n in entry.metrics if not n.endswith(("_stderr", "_count"))]
+        assert "under_abstention" in names and "accuracy_code" in names
+        if "sequential" in log.eval.task_args["strategy"]:
+            assert "on_time" in names
+        for name in names:
+            row = rows[rows.metric == name]
+            assert len(row) == 1, (log.eval.model, log.eval.task_args["strategy"], name)
+            expected = metric_value(log, name)
             got = row.value.iloc[0]
-            assert (math.isnan(expected) and pd.isna(got)) or got == pytest.approx(expected)
+            assert (math.isnan(expected) and pd.isna(got)) or got == pytest.approx(expected), name
             if not pd.isna(got) and row.n_cases.iloc[0] > 1:
                 assert row.ci_low.iloc[0] <= got + 1e-9 and got <= row.ci_high.iloc[0] + 1e-9
+            compared += 1
+    # full-info: under/over-abstention, excluded and three accuracies; sequential: also
+    # premature, on time, late, never and stage-1 clarification; three models each
+    assert compared == 3 * 6 + 3 * 11
 
 
 def test_repeated_runs_get_a_seed_interval(report):

@@ -5,6 +5,7 @@ definitions, made here with pandas from the per-turn records in the log.
 """
 
 import math
+import re
 import subprocess
 import sys
 
@@ -12,9 +13,32 @@ import pandas as pd
 import pytest
 from inspect_ai import eval
 
-from selfdx.datasets.icd10 import category, group
 from selfdx.solvers.safe_psych.prompts import STRATEGIES, is_full_info
 from tests.conftest import REPO_ROOT, metric_value
+
+# The ICD-10 chapter V block of each category these runs meet (the demo's gold codes, and the
+# codes the offline policies and the rules judge give), written out from ICD-10 itself. A
+# category missing here is a KeyError: add it with its block.
+ICD10_BLOCK = {
+    **dict.fromkeys(("F03", "F05", "F06", "F07"), "F00-F09"),  # organic disorders
+    "F10": "F10-F19",  # due to psychoactive substance use
+    **dict.fromkeys(("F20", "F22", "F23", "F29"), "F20-F29"),  # schizophrenia, delusional
+    **dict.fromkeys(("F31", "F32", "F33"), "F30-F39"),  # mood (affective) disorders
+    **dict.fromkeys(("F41", "F42", "F43"), "F40-F48"),  # neurotic, stress-related
+    "F60": "F60-F69",  # adult personality and behaviour
+    "F70": "F70-F79",  # mental retardation
+}
+
+
+def category(code: str | None) -> str | None:
+    """Letter and two digits (`F32.1` -> `F32`); None without a code."""
+    found = re.match(r"^([A-Z]\d{2})", (code or "").strip().upper())
+    return found.group(1) if found else None
+
+
+def group(code: str | None) -> str | None:
+    """The block of the code's category, from the table above."""
+    return ICD10_BLOCK[category(code)] if category(code) else None
 
 
 def independent_metrics(log) -> dict[str, float]:
@@ -30,8 +54,6 @@ def independent_metrics(log) -> dict[str, float]:
             codes = dx[0].get("icd_codes") or []
             code = codes[0] if codes else None
             if sample.store["SafePsychTrace:strategy"] == "structured_actions":
-                import re
-
                 found = re.findall(r"\b[A-Z]\d{2}(?:\.[0-9A-Z]+)?\b", dx[0]["reply"].upper())
                 code = found[0] if found else None
         rows.append(
@@ -62,7 +84,7 @@ def independent_metrics(log) -> dict[str, float]:
     )
     out["accuracy_code"] = full_ok.mean()
     out["accuracy_category"] = (scored.gold.map(category) == scored.code.map(category)).mean()
-    groups_equal = scored.gold.map(group) == scored.code.map(lambda c: group(c) if c else None)
+    groups_equal = scored.gold.map(group) == scored.code.map(group)
     out["accuracy_group"] = groups_equal.mean()
     if not is_full_info(log.eval.task_args["strategy"]):
         timing = suff.apply(
