@@ -105,7 +105,7 @@ def cmd_annotation_sample(args: argparse.Namespace) -> int:
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
-    from selfdx.sweep import run_sweep
+    from selfdx.sweep import parse_shard, run_sweep
 
     variants: list[Any] | None = args.strategies.split(",") if args.strategies else None
     if args.types:
@@ -121,6 +121,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         grader_connections=args.grader_connections,
         max_connections=args.max_connections,
         processes=args.processes,
+        shard=parse_shard(args.shard) if args.shard else None,
         limit=args.limit,
         display=args.display,
     )
@@ -239,6 +240,11 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=1,
         help="models run in this many processes at once, each in LOG_DIR/<model> (default 1)",
+    )
+    sweep.add_argument(
+        "--shard",
+        help="i/n: run the i-th of n disjoint shares of the tasks (one per machine), in "
+        "LOG_DIR/shard-i-of-n; a rerun resumes it",
     )
     sweep.add_argument("--limit", type=int, help="cases per task (for a trial run)")
     sweep.add_argument("--log-dir", required=True, help="one directory per sweep; rerun resumes")

@@ -4,6 +4,10 @@ Running the same sweep again over the same log directory picks up where it stopp
 tasks are skipped and samples completed in a failed task are reused. With `processes` > 1 each
 model gets its own eval-set in its own process and sub-directory, so that CPU-bound sweeps use
 more than the one core an event loop can.
+
+`shard` = (i, n) runs the i-th of n disjoint shares of the sweep's (model, variant) tasks, in
+`log_dir/shard-i-of-n`: n machines given the same command and store, each with its own i, run
+every task once; a rerun of a shard resumes it; `selfdx report log_dir` reads all the shards.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from inspect_ai import Task, eval_set
+from inspect_ai import Task, eval_set, task_with
 from inspect_ai.model import GenerateConfig, get_model
 
 from selfdx.arguments import PositiveInt, checked
@@ -33,6 +37,36 @@ def sweep_tasks(benchmark: str, variants: list[Any] | None, data: str) -> list[T
 
         return [mentalbench(data=data, types=t) for t in variants or [1, 2, 3, 4]]
     raise ArgumentError(f"benchmark: {benchmark!r} is not safe_psych or mentalbench")
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    """`--shard i/n` (1 <= i <= n) as (i, n); an ArgumentError naming the value otherwise."""
+    left, slash, right = text.partition("/")
+    if slash and left.strip().isdigit() and right.strip().isdigit():
+        index, count = int(left), int(right)
+        if 1 <= index <= count:
+            return index, count
+    raise ArgumentError(f"shard: expected i/n with 1 <= i <= n (such as 2/3), got {text!r}")
+
+
+def shard_share(models: list[str], variants: list[Any], shard: tuple[int, int]):
+    """The (model, variant) pairs of shard i of n: every n-th pair from the i-th, in the order
+    models x variants, so the n shares are disjoint, cover the sweep and depend only on the
+    command."""
+    index, count = shard
+    pairs = [(model, variant) for model in models for variant in variants]
+    return pairs[index - 1 :: count]
+
+
+def shard_log_dir(log_dir: str, shard: tuple[int, int]) -> str:
+    """The folder of one shard's eval-set (below the sweep's folder)."""
+    return str(Path(log_dir) / f"shard-{shard[0]}-of-{shard[1]}")
+
+
+def default_variants(benchmark: str, variants: list[Any] | None) -> list[Any]:
+    if variants:
+        return list(variants)
+    return list(STRATEGIES) if benchmark == "safe_psych" else [1, 2, 3, 4]
 
 
 def needs_judge(benchmark: str, variants: list[Any] | None) -> bool:
@@ -58,6 +92,7 @@ def run_sweep(
     grader_connections: int = 10,
     max_connections: int | None = None,
     processes: int = 1,
+    shard: tuple[int, int] | None = None,
     **eval_set_args: Any,
 ) -> bool:
     """Run every model on every variant into `log_dir`; True when all tasks succeeded.
@@ -93,6 +128,13 @@ def run_sweep(
             "the Safe-Psych judge needs a model for the 'grader' role: pass --grader "
             "<provider/model> (offline: --grader selfdx/rules-judge)"
         )
+    if shard is not None:
+        if processes > 1:
+            raise ArgumentError(
+                "shard: a shard runs in one process (give each machine one shard); "
+                "leave out processes"
+            )
+        return run_shard(models, log_dir, shard, **common)
     if processes > 1:
         context = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(max_workers=processes, mp_context=context) as pool:
@@ -110,6 +152,42 @@ def run_sweep(
         model=models,
         model_roles=roles,
         log_dir=log_dir,
+        max_connections=max_connections,
+        **eval_set_args,
+    )
+    return success
+
+
+def run_shard(
+    models: list[str],
+    log_dir: str,
+    shard: tuple[int, int],
+    benchmark: str,
+    variants: list[Any] | None,
+    data: str,
+    grader: str | None,
+    grader_connections: int,
+    max_connections: int | None,
+    **eval_set_args: Any,
+) -> bool:
+    """One shard of the sweep: its (model, variant) tasks, each task bound to its model, as one
+    resumable eval-set in `shard_log_dir`. True when they all succeeded (or the share is
+    empty)."""
+    share = shard_share(models, default_variants(benchmark, variants), shard)
+    if not share:
+        return True
+    tasks = [
+        task_with(sweep_tasks(benchmark, [variant], data)[0], model=model)
+        for model, variant in share
+    ]
+    roles = None
+    if grader is not None:
+        judge = get_model(grader, config=GenerateConfig(max_connections=grader_connections))
+        roles = {"grader": judge}
+    success, _ = eval_set(
+        tasks=tasks,
+        model_roles=roles,
+        log_dir=shard_log_dir(log_dir, shard),
         max_connections=max_connections,
         **eval_set_args,
     )
