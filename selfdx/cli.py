@@ -33,6 +33,16 @@ def check_safe_psych(path: str) -> int:
     return 0
 
 
+def is_folder(path: str) -> bool:
+    """Whether `path` is a folder: on disk, or on a store Inspect reaches (`s3://...`)."""
+    if "://" not in path:
+        return Path(path).is_dir()
+    import fsspec
+
+    filesystem, inner = fsspec.core.url_to_fs(path)
+    return bool(filesystem.isdir(inner))
+
+
 def log_files(paths: list[str]) -> list[str]:
     """Expand log directories into their .eval/.json logs."""
     return folder_logs(paths)[0]
@@ -45,7 +55,7 @@ def folder_logs(paths: list[str]) -> tuple[list[str], list[str]]:
     files: list[str] = []
     found: list[str] = []
     for path in paths:
-        if Path(path).is_dir():
+        if is_folder(path):
             inside = [info.name for info in list_eval_logs(path, descending=False)]
             files += inside
             found += inside

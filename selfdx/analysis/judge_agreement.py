@@ -14,6 +14,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+import fsspec
 import numpy as np
 import pandas as pd
 from inspect_ai.log import read_eval_log
@@ -73,7 +74,7 @@ def read_judge_labels(path: str, key: str | None = None) -> pd.DataFrame:
     """
     if path.endswith((".jsonl", ".json")):
         rows = []
-        with open(path, encoding="utf-8") as handle:
+        with fsspec.open(path, "r", encoding="utf-8") as handle:  # a file or s3://...
             for number, line in enumerate(handle, start=1):
                 if not line.strip():
                     continue

@@ -1,0 +1,228 @@
+"""Logs on an S3-compatible object store, end to end, against a real server (moto's server mode)
+that the test starts on 127.0.0.1: every task writes its log there; `selfdx sweep` is killed and
+resumed there; `selfdx report`, `export`, `annotation-sample` and `judge-agreement` read from
+it. Credentials come from the usual AWS variables and appear in no log, report or message."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pandas as pd
+import pytest
+
+pytest.importorskip("s3fs", reason="needs the s3 extra (pip install -e '.[s3]')")
+pytest.importorskip("moto", reason="needs moto[server] (in the dev extra) to serve S3 locally")
+
+from inspect_ai import eval  # noqa: E402
+from inspect_ai.log import list_eval_logs, read_eval_log  # noqa: E402
+
+from tests.conftest import REPO_ROOT, SHARED  # noqa: E402
+
+SECRET = "selfdx-test-secret-7Qx3"
+BUCKET = "selfdx-logs"
+START_TIMEOUT = 30  # seconds for the server to answer
+STEP_TIMEOUT = 600  # seconds for one command
+SWEEP = [
+    sys.executable, "-m", "selfdx.cli", "sweep", "--models", "selfdx/keyword",
+    "--grader", "selfdx/rules-judge", "--display", "none",
+]  # fmt: skip
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    """A moto S3 server on 127.0.0.1 with one bucket, and the AWS variables that reach it."""
+    port = free_port()
+    log = tmp_path_factory.mktemp("moto") / "server.log"
+    with open(log, "wb") as output:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
+            stdout=output,
+            stderr=subprocess.STDOUT,
+        )
+    endpoint = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + START_TIMEOUT
+    while True:
+        try:
+            urllib.request.urlopen(endpoint, timeout=2).close()
+            break
+        except OSError:
+            if time.monotonic() > deadline or server.poll() is not None:
+                server.kill()
+                pytest.fail(f"the S3 server did not start in {START_TIMEOUT} s: {log}")
+            time.sleep(0.2)
+    env = {
+        "AWS_ACCESS_KEY_ID": "selfdx-test-key",
+        "AWS_SECRET_ACCESS_KEY": SECRET,
+        "AWS_DEFAULT_REGION": "us-east-1",
+        "AWS_ENDPOINT_URL": endpoint,
+    }
+    saved = {name: os.environ.get(name) for name in env}
+    os.environ.update(env)
+    import s3fs
+
+    s3fs.S3FileSystem.clear_instance_cache()
+    s3fs.S3FileSystem().mkdir(BUCKET)
+    yield {"env": {**os.environ, **env}, "root": f"s3://{BUCKET}"}
+    for name, value in saved.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
+    s3fs.S3FileSystem.clear_instance_cache()
+    server.terminate()
+    try:
+        server.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        server.kill()
+
+
+def selfdx(store, *args: str, timeout: int = STEP_TIMEOUT) -> subprocess.CompletedProcess:
+    done = subprocess.run(
+        [sys.executable, "-m", "selfdx.cli", *args],
+        env=store["env"],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    assert SECRET not in done.stdout + done.stderr
+    return done
+
+
+def statuses(folder: str) -> dict[str, list[str]]:
+    """Strategy -> the statuses of its logs under `folder`."""
+    found: dict[str, list[str]] = {}
+    for info in list_eval_logs(folder, recursive=True):
+        header = read_eval_log(info.name, header_only=True)
+        found.setdefault(header.eval.task_args["strategy"], []).append(header.status)
+    return found
+
+
+@pytest.fixture(scope="module")
+def task_logs(store):
+    """Every selfdx task, a few samples each, logged straight to the store."""
+    folder = f"{store['root']}/tasks"
+    judge = {"grader": "selfdx/rules-judge"}
+    runs = [
+        ("selfdx/safe_psych", {"model": "selfdx/keyword", "model_roles": judge}),
+        ("selfdx/mentalbench", {"model": "selfdx/first-option"}),
+        ("selfdx/interview", {"model": "selfdx/kg-interviewer"}),
+        ("selfdx/judge_check", {"model_roles": judge}),
+        ("selfdx/patient_check", {}),
+    ]  # fmt: skip
+    kg = SHARED / "mentalbench" / "resources" / "knowledge_graph" / "EN"
+    if kg.is_dir():
+        runs.append(
+            (
+                "selfdx/mentalbench_generate",
+                {"model": "selfdx/case-writer", "task_args": {"kg": str(kg), "n": 1}},
+            )
+        )
+    logs = {}
+    for task, options in runs:
+        (log,) = eval(task, limit=3, display="none", log_dir=folder, **options)
+        assert log.status == "success", (task, log.error)
+        assert log.location.startswith(folder), log.location
+        logs[task.split("/")[1]] = log
+    return folder, logs
+
+
+@pytest.mark.slow
+def test_every_task_logs_to_the_store_and_the_report_reads_it(store, task_logs, tmp_path):
+    folder, logs = task_logs
+    listed = [info.name for info in list_eval_logs(folder, recursive=True)]
+    assert len(listed) == len(logs)
+    done = selfdx(store, "report", folder, "--out", str(tmp_path / "report"), "--quiet")
+    assert done.returncode == 0, done.stderr
+    text = (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
+    for title in ("Safe-Psych", "MentalBench", "Interview", "Judge check", "Patient check"):
+        assert f"\n## {title}\n" in text
+    assert "\n## What the runs cost\n" in text
+    for path in (tmp_path / "report").rglob("*"):
+        if path.is_file() and path.suffix in (".md", ".html", ".csv"):
+            assert SECRET not in path.read_text(encoding="utf-8"), path
+    for log in logs.values():  # nothing of the credentials in any log
+        assert SECRET not in read_eval_log(log.location).model_dump_json()
+
+
+@pytest.mark.slow
+def test_exports_and_judge_validation_read_from_the_store(store, task_logs, tmp_path):
+    folder, logs = task_logs
+    for kind in ("safe-psych", "mentalbench", "interview"):
+        done = selfdx(store, "export", kind, folder, "--out", str(tmp_path / kind))
+        assert done.returncode == 0, done.stderr
+        assert any((tmp_path / kind).rglob("*.json*")), kind
+    done = selfdx(store, "annotation-sample", folder, "--n", "6", "--out", str(tmp_path / "ann"))
+    assert done.returncode == 0, done.stderr
+    key = pd.read_csv(tmp_path / "ann" / "annotation_key.csv", dtype=str, keep_default_na=False)
+    # three annotators and a consensus who all agree with the judge: agreement 1.0
+    human = {"annotation_id": key.annotation_id}
+    for field, column in (
+        ("primary_answer", "PRIMARY_ANSWER"),
+        ("info_request", "INFO_REQUEST"),
+        ("action", "ACTION_CALC"),
+    ):
+        for who in ("ann1", "ann2", "ann3", "consensus"):
+            human[f"{column}__{who}"] = key[f"judge_{field}"]
+    import s3fs
+
+    remote = s3fs.S3FileSystem()
+    pd.DataFrame(human).to_csv(tmp_path / "human.csv", index=False)
+    remote.put(str(tmp_path / "human.csv"), f"{BUCKET}/annotation/human.csv")
+    remote.put(str(tmp_path / "ann" / "annotation_key.csv"), f"{BUCKET}/annotation/key.csv")
+    done = selfdx(
+        store,
+        "judge-agreement",
+        f"{store['root']}/annotation/human.csv",
+        logs["safe_psych"].location,
+        "--key",
+        f"{store['root']}/annotation/key.csv",
+    )
+    assert done.returncode == 0, done.stderr
+    assert '"accuracy": 1.0' in done.stdout
+
+
+@pytest.mark.slow
+def test_a_sweep_killed_on_the_store_resumes(store, tmp_path):
+    folder = f"{store['root']}/sweep"
+    command = [*SWEEP, "--log-dir", folder, "--limit", "12"]
+    sweep = subprocess.Popen(
+        command, env=store["env"], cwd=REPO_ROOT, start_new_session=True,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    deadline = time.monotonic() + STEP_TIMEOUT
+    while not statuses(folder) and sweep.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.5)  # killed once its first log is on the store
+    os.killpg(sweep.pid, signal.SIGKILL)
+    sweep.wait(timeout=30)
+    before = statuses(folder)
+    assert before, "the sweep wrote nothing to the store before it was killed"
+    done = subprocess.run(
+        command, env=store["env"], cwd=REPO_ROOT, capture_output=True, text=True,
+        timeout=STEP_TIMEOUT,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    after = statuses(folder)
+    assert len(after) == 5 and all("success" in found for found in after.values()), after
+    report = selfdx(store, "report", folder, "--out", str(tmp_path / "report"), "--quiet")
+    assert report.returncode == 0, report.stderr
+    runs = pd.read_csv(tmp_path / "report" / "runs.csv")
+    assert sorted(runs.variant) == sorted(after)  # one finished run per strategy reported
+
+
+def test_an_error_on_the_store_names_no_secret(store, tmp_path):
+    done = selfdx(store, "report", f"{store['root']}-missing/logs", "--out", str(tmp_path / "r"))
+    assert done.returncode != 0
+    assert "selfdx" in done.stderr and len(done.stderr.strip().splitlines()) == 1
