@@ -22,8 +22,8 @@ from inspect_ai import Task, eval_set, task_with
 from inspect_ai.model import GenerateConfig, get_model
 
 from selfdx.arguments import PositiveInt, checked
+from selfdx.datasets.strategies import STRATEGIES, asks_judge, check_strategy
 from selfdx.errors import ArgumentError
-from selfdx.solvers.safe_psych.prompts import STRATEGIES, check_strategy
 
 
 def sweep_tasks(benchmark: str, variants: list[Any] | None, data: str) -> list[Task]:
@@ -74,7 +74,7 @@ def needs_judge(benchmark: str, variants: list[Any] | None) -> bool:
     structured_actions)."""
     if benchmark != "safe_psych":
         return False
-    return any(strategy != "structured_actions" for strategy in variants or STRATEGIES)
+    return any(asks_judge(strategy) for strategy in variants or STRATEGIES)
 
 
 def model_log_dir(log_dir: str, model: str) -> str:

@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 from inspect_ai import eval
 
-from selfdx.solvers.safe_psych.prompts import STRATEGIES, is_full_info
+from selfdx.datasets.strategies import STRATEGIES, is_full_info
 from tests.conftest import REPO_ROOT, metric_value
 
 # The ICD-10 chapter V block of each category these runs meet (the demo's gold codes, and the

@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from selfdx.datasets.interview.styles import normalise_styles
+from selfdx.datasets.strategies import DEFAULT_STRATEGY, asks_judge
 
 BENCHMARKS = ("safe_psych", "mentalbench", "interview")
 # Tasks that measure a grader, a simulator or a case writer: the report shows their metrics as
@@ -19,7 +20,7 @@ CHECKED_ROLE = {"judge_check": "grader", "patient_check": "patient"}
 def variant_of(benchmark: str, task_args: dict[str, Any]) -> str:
     """The configuration a row of the report stands for: the strategy, or the types run."""
     if benchmark == "safe_psych":
-        return str(task_args.get("strategy", "sequential_info_abstention_aware"))
+        return str(task_args.get("strategy", DEFAULT_STRATEGY))
     if benchmark == "interview":
         return interview_variant(task_args)
     if benchmark in CHECKS:
@@ -39,8 +40,9 @@ def asks_grader(benchmark: str, task_args: dict[str, Any]) -> bool:
     """Whether a run of this configuration calls the `grader` role at all: a grader bound for a
     whole sweep is not the judge of a run that never asks it."""
     if benchmark == "safe_psych":
-        structured = task_args.get("strategy") == "structured_actions"
-        return not structured or bool(task_args.get("scorers"))
+        return asks_judge(
+            str(task_args.get("strategy", DEFAULT_STRATEGY)), task_args.get("scorers")
+        )
     if benchmark == "mentalbench":
         return task_args.get("answer_format") == "free_text"
     return benchmark not in CHECKED_ROLE  # a check's own grader is the model it measures

@@ -10,6 +10,7 @@ from inspect_ai.model import GenerateConfig
 from selfdx.arguments import flag, listed, positive_int, reject_unknown, require_role, text
 from selfdx.datasets.identity import data_source, samples_sha256
 from selfdx.datasets.safe_psych import HF_DATASET, HF_REVISION, safe_psych_dataset
+from selfdx.datasets.strategies import DEFAULT_STRATEGY, asks_judge, check_strategy
 from selfdx.errors import ArgumentError
 from selfdx.gc_tuning import use_gc_freeze
 from selfdx.judge.panel import panel_roles, require_panel
@@ -17,7 +18,6 @@ from selfdx.scorers.rubrics.caution import caution
 from selfdx.scorers.rubrics.diagnosis_agreement import diagnosis_agreement
 from selfdx.scorers.safe_psych.panel_agreement import judge_panel_agreement
 from selfdx.scorers.safe_psych.scorer import safe_psych_scorer
-from selfdx.solvers.safe_psych.prompts import check_strategy
 from selfdx.solvers.safe_psych.staged_disclosure import staged_disclosure
 
 TASK_VERSION = "1-A"
@@ -42,7 +42,7 @@ def rubric_scorers(names: str | list[str] | None) -> list:
 @task
 def safe_psych(
     data: str = "demo",
-    strategy: str = "sequential_info_abstention_aware",
+    strategy: str = DEFAULT_STRATEGY,
     revision: str = HF_REVISION,
     judge_attempts: int = 3,
     judge_max_tokens: int = 128,
@@ -79,9 +79,9 @@ def safe_psych(
     judge_cache = flag("judge_cache", judge_cache)
     rubrics = rubric_scorers(scorers)
     roles = panel_roles(judges)
-    if roles and strategy == "structured_actions":
+    if roles and not asks_judge(strategy):
         raise ArgumentError("judges: structured_actions asks no judge; drop judges=")
-    if (strategy != "structured_actions" and not roles) or rubrics:
+    if (asks_judge(strategy) and not roles) or rubrics:
         require_role("grader", "the Safe-Psych judge", "selfdx/rules-judge")
     if roles:
         require_panel(roles, "the Safe-Psych judge panel")

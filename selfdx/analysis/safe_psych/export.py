@@ -20,6 +20,7 @@ from selfdx.analysis.identity import data_identity
 from selfdx.analysis.logs import read_samples
 from selfdx.analysis.outputs import finish, start_export
 from selfdx.datasets.safe_psych import SECTION_COLUMNS
+from selfdx.datasets.strategies import DEFAULT_STRATEGY
 from selfdx.errors import SelfdxError, warn
 from selfdx.solvers.safe_psych.trace import StopReason
 
@@ -152,7 +153,7 @@ def run_name(log: EvalLog) -> str:
         return re.sub(r"[^\w.\-]+", "-", (name or "none").split("/")[-1])
 
     grader = (log.eval.model_roles or {}).get("grader")
-    strategy = log.eval.task_args.get("strategy", "sequential_info_abstention_aware")
+    strategy = log.eval.task_args.get("strategy", DEFAULT_STRATEGY)
     seed = log.eval.model_generate_config.seed
     return (
         f"{short(log.eval.model)}_{strategy}_judge-{short(grader.model if grader else None)}"

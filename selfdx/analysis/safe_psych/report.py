@@ -32,6 +32,7 @@ from selfdx.analysis.figures import (
 )
 from selfdx.analysis.logs import ConfigKey, Run, score_values
 from selfdx.analysis.metric_table import Cell, MetricAccumulator
+from selfdx.datasets.strategies import is_full_info
 from selfdx.judge.agreement import accuracy, cohen_kappa
 from selfdx.scorers.rubrics.caution_rubric import criteria
 from selfdx.scorers.rubrics.diagnosis_agreement import SAFE_PSYCH_KEYS as AGREEMENT_KEYS
@@ -44,7 +45,6 @@ from selfdx.scorers.safe_psych.outcome import (
     TIMING_ACCURACY_KEYS,
     TIMINGS,
 )
-from selfdx.solvers.safe_psych.prompts import is_full_info
 
 SCORER = "safe_psych_scorer"
 REJUDGE_SCORER = "safe_psych_rejudge"

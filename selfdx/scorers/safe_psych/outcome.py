@@ -30,8 +30,8 @@ from typing import Any
 
 from selfdx.datasets.behaviour_labels import Action
 from selfdx.datasets.icd10 import extract_codes, match_category, match_full_code, match_group
+from selfdx.datasets.strategies import is_full_info
 from selfdx.judge.behaviour import first_code
-from selfdx.solvers.safe_psych.prompts import is_full_info
 from selfdx.solvers.safe_psych.trace import FINAL_STOPS, Turn
 
 TIMINGS = ("premature", "on_time", "late", "never")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from inspect_ai.scorer import Metric, Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
+from selfdx.datasets.strategies import check_strategy
 from selfdx.scorers.key_metrics import key_means
 from selfdx.scorers.safe_psych.outcome import (
     COUNT_KEYS,
@@ -14,7 +15,6 @@ from selfdx.scorers.safe_psych.outcome import (
     metric_keys,
 )
 from selfdx.scorers.sample_kind import require_benchmark
-from selfdx.solvers.safe_psych.prompts import check_strategy
 from selfdx.solvers.safe_psych.trace import SafePsychTrace
 
 

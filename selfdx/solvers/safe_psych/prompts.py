@@ -7,30 +7,8 @@ The templates are text files under `selfdx/prompts/safe_psych/`, one per strateg
 
 from __future__ import annotations
 
-from typing import Literal, get_args
-
-from selfdx.arguments import choice
+from selfdx.datasets.strategies import is_full_info
 from selfdx.prompts import prompt_text
-
-Strategy = Literal[
-    "full_info_no_abstention",
-    "full_info_abstention_aware",
-    "sequential_info_neutral_prompting",
-    "sequential_info_abstention_aware",
-    "structured_actions",
-]
-STRATEGIES: tuple[str, ...] = get_args(Strategy)
-FULL_INFO_STRATEGIES: tuple[str, ...] = ("full_info_no_abstention", "full_info_abstention_aware")
-
-
-def check_strategy(strategy: str) -> Strategy:
-    """Return `strategy` if it is one of the five, else raise an ArgumentError listing them."""
-    return choice("strategy", strategy, Strategy)
-
-
-def is_full_info(strategy: str) -> bool:
-    """Full-information strategies show every section in one turn."""
-    return strategy in FULL_INFO_STRATEGIES
 
 
 def template(name: str) -> str:
@@ -53,8 +31,8 @@ def turn_prompt(strategy: str, sections: list[str], stage: int) -> str:
 
     Full-info strategies have one turn with every section. Sequential strategies show only the
     newly revealed section; the last stage adds the strategy's final notice after a blank line.
+    `strategy` is a checked one (`datasets.strategies.check_strategy`, done by the task).
     """
-    check_strategy(strategy)
     if is_full_info(strategy):
         return template(strategy).format(sections=join_sections(sections))
     kind = "first" if stage == 1 else "next"

@@ -6,14 +6,10 @@ from inspect_ai.model import ChatMessageSystem, ChatMessageUser
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from selfdx.datasets.behaviour_labels import Action
+from selfdx.datasets.strategies import DEFAULT_STRATEGY, check_strategy, is_full_info
 from selfdx.judge.behaviour import imitates_judge, judge_reply, parse_structured_action
 from selfdx.judge.panel import judge_with_panel
-from selfdx.solvers.safe_psych.prompts import (
-    check_strategy,
-    is_full_info,
-    system_prompt,
-    turn_prompt,
-)
+from selfdx.solvers.safe_psych.prompts import system_prompt, turn_prompt
 from selfdx.solvers.safe_psych.trace import (
     FINAL_STOPS,
     SafePsychTrace,
@@ -25,7 +21,7 @@ from selfdx.solvers.safe_psych.trace import (
 
 @solver
 def staged_disclosure(
-    strategy: str = "sequential_info_abstention_aware",
+    strategy: str = DEFAULT_STRATEGY,
     judge_attempts: int = 3,
     judge_max_tokens: int = 128,
     judge_cache: bool = True,
