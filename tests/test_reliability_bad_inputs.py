@@ -615,7 +615,7 @@ def test_deeply_nested_json_and_non_object_rows_are_named(tmp_path: Path) -> Non
     with pytest.raises(MentalBenchDataError) as error:
         load_items(tmp_path / "resources")
     assert str(error.value) == (
-        "MentalBench file low/D005/main_gemini.json: not valid item JSON (nested too deeply)"
+        "MentalBench file low/D005/main_gemini.json: not valid JSON (nested too deeply)"
     )
     with pytest.raises(MentalBenchDataError) as error:
         items_from_rows([["type1", "D005"]], "rows.json")
@@ -626,3 +626,24 @@ def test_deeply_nested_json_and_non_object_rows_are_named(tmp_path: Path) -> Non
     demo.write_text('{"items": [', encoding="utf-8")
     with pytest.raises(MentalBenchDataError, match=f"MentalBench demo file {demo}: not valid JSON"):
         read_demo(demo)
+
+
+@pytest.mark.parametrize(
+    ("content", "reason"),
+    [
+        (b"\xff\xfe not utf-8", "not valid JSON ('utf-8' codec"),
+        (b'{"a": ', "not valid JSON (Expecting value"),
+        (b"[" * 200_000 + b"]" * 200_000, "not valid JSON (nested too deeply)"),
+    ],
+)
+def test_every_json_reader_maps_a_bad_file_to_one_line(tmp_path, content, reason):
+    """The one JSON reader of the data loaders (MentalKG, MentalBench items and demo, the
+    interview's published profiles) names the file and the reason, never a traceback."""
+    from selfdx.datasets.paths import read_json
+    from selfdx.errors import SelfdxError
+
+    path = tmp_path / "bad.json"
+    path.write_bytes(content)
+    with pytest.raises(SelfdxError) as caught:
+        read_json(path, "MentalBench file bad.json", SelfdxError)
+    assert str(caught.value).startswith(f"MentalBench file bad.json: {reason}")

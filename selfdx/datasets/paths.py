@@ -3,13 +3,26 @@ not the expected layout" read differently, and the second names what was found."
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 # The small synthetic data sets bundled with the package.
 DEMO_DIR = Path(__file__).parent / "demo"
 
 # Folder entries named in a message before "and N more".
 SHOWN_ENTRIES = 6
+
+
+def read_json(path: Path, what: str, error: type[Exception]) -> Any:
+    """The JSON in `path`; a file that is not UTF-8 JSON, or is nested too deeply to read, is
+    `error("<what>: not valid JSON (...)")`, never a traceback."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise error(f"{what}: not valid JSON ({exc})") from exc
+    except RecursionError as exc:
+        raise error(f"{what}: not valid JSON (nested too deeply)") from exc
 
 
 def shorten(text: str, limit: int = 60) -> str:

@@ -18,7 +18,6 @@ the whole profile, and the ids of the critical facts.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -53,6 +52,7 @@ from selfdx.datasets.mentalbench.sources import find_dataset_dir
 from selfdx.datasets.mentalkg.model import MentalKG
 from selfdx.datasets.mentalkg.profile_model import CaseProfile
 from selfdx.datasets.mentalkg.profiles import sample_profiles
+from selfdx.datasets.paths import read_json
 from selfdx.errors import ArgumentError, SelfdxError
 
 DEFAULT_SAMPLED = 10  # fresh profiles per type when `n_sampled` is not given
@@ -351,10 +351,7 @@ def read_published(
             )
         for file in files:
             where = file.relative_to(dataset_dir).as_posix()
-            try:
-                records = json.loads(file.read_text(encoding="utf-8"))
-            except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-                raise SelfdxError(f"MentalBench file {where}: not valid JSON ({exc})") from exc
+            records = read_json(file, f"MentalBench file {where}", SelfdxError)
             for key, record in records.items():
                 try:
                     cases.append(published_case(kg, key, record, variant, generator))

@@ -7,7 +7,6 @@ names the file, the item and the field.
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 from collections.abc import Iterable, Mapping
@@ -29,7 +28,7 @@ from selfdx.datasets.mentalbench.schema import (
     parse_number,
     parse_options,
 )
-from selfdx.datasets.paths import DEMO_DIR, columns_found, shorten, what_is_there
+from selfdx.datasets.paths import DEMO_DIR, columns_found, read_json, shorten, what_is_there
 from selfdx.errors import SelfdxError
 
 logger = logging.getLogger(__name__)
@@ -114,14 +113,7 @@ def read_item_file(
     file: Path, relative: str, variant: str, code: str, generator: str
 ) -> list[MentalBenchItem]:
     """Read one item file: a JSON object keyed by item id (`D001_l001`)."""
-    try:
-        records = json.loads(file.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise MentalBenchDataError(f"MentalBench file {relative}: not valid JSON ({exc})") from exc
-    except RecursionError as exc:
-        raise MentalBenchDataError(
-            f"MentalBench file {relative}: not valid item JSON (nested too deeply)"
-        ) from exc
+    records = read_json(file, f"MentalBench file {relative}", MentalBenchDataError)
     if not isinstance(records, dict):
         raise MentalBenchDataError(
             f"MentalBench file {relative}: expected a JSON object keyed by item id"
@@ -265,10 +257,7 @@ def read_hugging_face(revision: str) -> list[MentalBenchItem]:
 
 def read_demo(path: Path = DEMO_FILE) -> list[MentalBenchItem]:
     """The bundled synthetic demo set: a JSON object whose `items` are rows in the HF schema."""
-    try:
-        content = json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
-        raise MentalBenchDataError(f"MentalBench demo file {path}: not valid JSON ({exc})") from exc
+    content = read_json(path, f"MentalBench demo file {path}", MentalBenchDataError)
     if not isinstance(content, dict) or not isinstance(content.get("items"), list):
         raise MentalBenchDataError(f"MentalBench demo file {path}: expected an object with 'items'")
     return items_from_rows(content["items"], path.name)

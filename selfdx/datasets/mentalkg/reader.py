@@ -8,7 +8,6 @@ graph does not define (a dangling reference).
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
@@ -27,6 +26,7 @@ from selfdx.datasets.mentalkg.model import (
     SymptomGroup,
     duration_days,
 )
+from selfdx.datasets.paths import read_json as read_json_file
 from selfdx.datasets.paths import shorten, what_is_there
 
 # Longest text accepted anywhere in the graph, keys included (the published longest is 212).
@@ -82,14 +82,7 @@ def read_json(folder: Path, relative: str) -> Any:
     path = folder / relative
     if not path.is_file():
         raise MentalKGError(f"MentalKG at {folder}: {relative} is missing")
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise MentalKGError(f"MentalKG {relative}: not valid JSON ({exc})") from exc
-    except RecursionError as exc:
-        raise MentalKGError(
-            f"MentalKG {relative}: not valid graph JSON (nested too deeply)"
-        ) from exc
+    return read_json_file(path, f"MentalKG {relative}", MentalKGError)
 
 
 def as_object(value: Any, file: str, node: str, field: str) -> dict[str, Any]:
