@@ -371,18 +371,7 @@ def profile_case(kg: MentalKG, profile: CaseProfile, source: str, seed: int) -> 
     }
     group_of = {code: g.name for g in profile.groups for code in g.symptoms}
     facts = [symptom_fact(kg, s.code, s.expression, group_of.get(s.code)) for s in profile.symptoms]
-    criteria = None
-    if profile.criteria is not None:
-        c = profile.criteria
-        criteria = {
-            "duration": c.duration,
-            "functional_impairment_required": c.functional_impairment,
-            "impairment_domains": list(c.impairment_domains),
-            "traumatic_stressor_required": c.traumatic_stressor,
-            "psychosocial_stressor_required": c.psychosocial_stressor,
-            "stressor": c.stressor.model_dump() if c.stressor else None,
-            "additional_requirements": list(c.additional_requirements),
-        }
+    criteria = None if profile.criteria is None else profile.criteria.as_stated()
     facts += group_facts(groups, criteria)
     if profile.pair is not None:
         pair = profile.pair

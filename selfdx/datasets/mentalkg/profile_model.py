@@ -9,7 +9,7 @@ distractor was chosen, and the patient persona.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -68,6 +68,19 @@ class SampledCriteria(Frozen):
     psychosocial_stressor: bool = False
     stressor: Stressor | None = None
     additional_requirements: tuple[str, ...] = ()
+
+    def as_stated(self) -> dict[str, Any]:
+        """The criteria in the published profiles' layout (`sampled_diagnostic_criteria`
+        keys), for the rule check and the interview's facts alike."""
+        return {
+            "duration": self.duration,
+            "functional_impairment_required": self.functional_impairment,
+            "impairment_domains": list(self.impairment_domains),
+            "traumatic_stressor_required": self.traumatic_stressor,
+            "psychosocial_stressor_required": self.psychosocial_stressor,
+            "stressor": self.stressor.model_dump() if self.stressor else None,
+            "additional_requirements": list(self.additional_requirements),
+        }
 
 
 class OptionEntry(Frozen):

@@ -60,16 +60,7 @@ class ProfileFacts:
 
 def facts_from_profile(profile: CaseProfile) -> ProfileFacts:
     """Facts of a sampled profile."""
-    criteria = None
-    if profile.criteria is not None:
-        c = profile.criteria
-        criteria = {
-            "duration": c.duration,
-            "functional_impairment_required": c.functional_impairment,
-            "additional_requirements": list(c.additional_requirements) or None,
-            "traumatic_stressor_required": c.traumatic_stressor or None,
-            "psychosocial_stressor_required": c.psychosocial_stressor or None,
-        }
+    criteria = None if profile.criteria is None else profile.criteria.as_stated()
     pair_texts = {}
     if profile.pair is not None:
         p = profile.pair
