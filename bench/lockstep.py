@@ -21,8 +21,9 @@ from pathlib import Path
 
 from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageSystem, ChatMessageUser
 
+from selfdx.datasets.behaviour_labels import derive_action
 from selfdx.datasets.safe_psych import Case
-from selfdx.judge.behaviour import derive_action, judge_prompt, parse_judge_output
+from selfdx.judge.behaviour import judge_prompt, parse_judge_output
 from selfdx.providers.offline import POLICIES, _load_policies
 from selfdx.providers.simulated_latency import LatencyProfile
 from selfdx.solvers.safe_psych.prompts import system_prompt, turn_prompt

@@ -242,3 +242,14 @@ def test_users_share_the_one_definition(user, name, owner):
     assert getattr(importlib.import_module(user), name) is getattr(
         importlib.import_module(owner), name
     )
+
+
+def test_every_benchmark_script_imports(monkeypatch):
+    """bench/ is not run by the suite, but its scripts must at least import against the
+    package as it is now (a renamed function once broke one silently)."""
+    bench = PACKAGE.parent / "bench"
+    monkeypatch.syspath_prepend(str(bench))
+    for script in sorted(bench.glob("*.py")):
+        if script.stem == "mutation":  # needs the mutation extra
+            continue
+        importlib.import_module(script.stem)
