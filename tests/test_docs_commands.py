@@ -141,6 +141,8 @@ def why_not(statement: Statement) -> tuple[str, str] | None:
         return "needs_local", "needs the local extra's SmolLM2 (tests/test_local_model.py)"
     if API_MODEL.search(text):
         return "needs_key", f"a provider's model ({API_MODEL.search(text).group(0)}): an API key"
+    if "s3://" in text:
+        return "needs_network", "an object store (tests/test_s3_store.py runs these on a local S3)"
     if "data=hf" in text:
         return "needs_network", "the Hugging Face Hub"
     if re.search(r"<\w+>|\s\.\.\.(\s|$)|human\.csv|rejudged\.eval|judge\.jsonl", text):
