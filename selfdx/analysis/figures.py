@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 import matplotlib
+import numpy as np
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
@@ -150,6 +151,16 @@ def bar_style(style: ModelStyle) -> dict[str, object]:
         "edgecolor": "#333333" if style.hatch else "white",
         "linewidth": 0.5,
     }
+
+
+def stacked_shares(ax: Axes, rows: Sequence[dict[str, float]], parts: Sequence[tuple]) -> None:
+    """One stacked bar per row: each part (key, legend label, colour), in order, drawn on top
+    of the parts before it."""
+    bottoms = np.zeros(len(rows))
+    for key, label, colour in parts:
+        heights = np.array([row[key] for row in rows])
+        ax.bar(range(len(rows)), heights, 0.7, bottom=bottoms, label=label, **category_bar(colour))
+        bottoms += heights
 
 
 def category_bar(colour: str) -> dict[str, object]:

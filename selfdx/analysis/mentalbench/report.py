@@ -23,11 +23,11 @@ from selfdx.analysis.figures import (
     Figure,
     ModelStyle,
     bar_style,
-    category_bar,
     label_ticks,
     legend_below,
     model_styles,
     save,
+    stacked_shares,
     subplots,
     wrap,
 )
@@ -296,18 +296,8 @@ class MentalBenchCollector:
         configs.sort(key=lambda c: (-shares[c]["correct"], shares[c]["unparsed"]))
         fig, axes = subplots(1, wide=len(configs) > 6, height=PANEL_HEIGHT + 1.2)
         ax = axes[0]
-        bottoms = np.zeros(len(configs))
-        for category, colour in CATEGORY_COLOURS.items():
-            heights = np.array([shares[config][category] for config in configs])
-            ax.bar(
-                range(len(configs)),
-                heights,
-                0.7,
-                bottom=bottoms,
-                label=category.replace("_", "-"),
-                **category_bar(colour),
-            )
-            bottoms += heights
+        parts = [(c, c.replace("_", "-"), colour) for c, colour in CATEGORY_COLOURS.items()]
+        stacked_shares(ax, [shares[config] for config in configs], parts)
         label_ticks(ax, self._names(configs))
         ax.set(ylabel="share of items", ylim=(0, 1))
         legend_below(fig, axes)

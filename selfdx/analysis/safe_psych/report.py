@@ -27,6 +27,7 @@ from selfdx.analysis.figures import (
     model_styles,
     save,
     set_title,
+    stacked_shares,
     stage_label,
     subplots,
 )
@@ -261,18 +262,8 @@ class SafePsychCollector:
         keys.sort(key=lambda k: (-shares[k]["on_time"], shares[k]["premature"], _label(k, among)))
         fig, axes = subplots(1, wide=len(keys) > 6, height=PANEL_HEIGHT + 1.2)
         ax = axes[0]
-        bottoms = np.zeros(len(keys))
-        for timing in TIMINGS:
-            heights = np.array([shares[key][timing] for key in keys])
-            ax.bar(
-                range(len(keys)),
-                heights,
-                0.7,
-                bottom=bottoms,
-                label=timing.replace("_", " "),
-                **category_bar(TIMING_COLOURS[timing]),
-            )
-            bottoms += heights
+        parts = [(t, t.replace("_", " "), TIMING_COLOURS[t]) for t in TIMINGS]
+        stacked_shares(ax, [shares[key] for key in keys], parts)
         label_ticks(ax, [f"{_label(k, keys)}\n{_short(k.variant)}" for k in keys])
         ax.set(ylabel="share of sufficient cases", ylim=(0, 1))
         legend_below(fig, axes)
