@@ -67,7 +67,7 @@ def test_vote_takes_the_majority_per_key_and_breaks_ties_by_order():
         "committed", "specific", ["F32.1"], ["moderate depressive episode"]
     )
     assert verdict.votes["primary_answer"] == {"committed": 2, "differential": 1}
-    assert verdict.votes["icd_codes"] == {"f32.1": 2, "f33": 1}  # sets, case-insensitive
+    assert verdict.votes["icd_codes"] == {'["f32.1"]': 2, '["f33"]': 1}  # sets, case-insensitive
     # a tie (one each) goes to the judge listed first; an unparsed judge has no vote
     tied = vote(["g1", "g2", "g3"], [result(None), result(b), result(c)])
     assert tied.features.primary_answer == "differential"

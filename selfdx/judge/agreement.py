@@ -8,6 +8,7 @@ are compared, so that both places report the same numbers for the same labels.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import warnings
@@ -86,8 +87,10 @@ def item_set(items: Iterable[str] | None) -> frozenset[str]:
 
 
 def set_label(items: Iterable[str]) -> str:
-    """A set of items as one nominal label (sorted, joined by `; `; `-` for the empty set)."""
-    return "; ".join(sorted(items)) or "-"
+    """A set of items as one nominal label: the JSON list of its sorted items (`[]` for the
+    empty set). Two sets get one label only when they are equal: an item that holds `; ` or is
+    `-` cannot make one set look like another, as a joined string could."""
+    return json.dumps(sorted(items), ensure_ascii=False)
 
 
 def multilabel_macro_f1(
