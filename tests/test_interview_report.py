@@ -10,8 +10,8 @@ from inspect_ai import eval
 
 from selfdx.analysis.interview.report import export_interview
 from selfdx.analysis.report import build_report
-from selfdx.analysis.variants import interview_variant
 from selfdx.errors import SelfdxError
+from selfdx.run_facts import interview_variant
 
 MODES = ("interview", "full", "initial")
 
@@ -78,11 +78,15 @@ def test_export_transcripts(demo_logs, tmp_path):
 
 
 def test_variant_labels():
-    assert interview_variant({"mode": "full", "types": ["1", "2"]}) == "full, types 1,2"
+    assert interview_variant({"mode": "full", "types": ["1", "2"]}, ()) == "full, types 1,2"
     label = interview_variant(
-        {"mode": "interview", "max_questions": 5, "answer_format": "free_text"}
+        {"mode": "interview", "types": "1,2", "max_questions": 5, "answer_format": "free_text"},
+        {"max_questions", "answer_format"},
     )
     assert label == "interview, types 1,2, 5 questions, free text"
+    # a setting counts only where it differs from the task's default
+    same = {"mode": "interview", "types": "1,2", "max_questions": 12, "cases": "published"}
+    assert interview_variant(same, ()) == "interview, types 1,2"
 
 
 def test_export_refuses_other_tasks(tmp_path):

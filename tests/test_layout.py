@@ -21,6 +21,7 @@ STAGES = {
     "prompts": 0,
     "gc_tuning": 0,
     "datasets": 1,
+    "run_facts": 1,  # what a run stands for: read by the tasks and the report
     "judge": 2,
     "solvers": 3,
     "scorers": 4,

@@ -12,7 +12,7 @@ import math
 import pandas as pd
 
 from selfdx.analysis.logs import Run
-from selfdx.analysis.variants import CHECKED_ROLE
+from selfdx.run_facts import CHECKED_ROLE
 
 WHAT = {
     "judge_check": (

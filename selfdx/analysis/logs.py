@@ -35,8 +35,8 @@ from selfdx.analysis.identity import (
     selfdx_task,
     settings,
 )
-from selfdx.analysis.variants import BENCHMARKS, CHECKS, asks_grader, setting_text, variant_of
 from selfdx.errors import SelfdxError
+from selfdx.run_facts import BENCHMARKS, CHECKS, logged_facts, setting_text
 
 # Samples read per call of `read_eval_log_samples_by_id`. Each call parses the log's zip directory
 # once (about 0.1 s for 25,000 samples); 1,000 MentalBench samples take about 75 MB.
@@ -90,7 +90,8 @@ class Run:
     seed: int | None
     epochs: int
     status: str
-    task_args: dict[str, Any] = field(default_factory=dict)
+    task_args: dict[str, Any] = field(default_factory=dict)  # every argument, as Inspect logged
+    changed_args: frozenset[str] = frozenset()  # those differing from the task's defaults
     scorers: list[str] = field(default_factory=list)
     total_samples: int = 0
     completed_samples: int = 0
@@ -127,11 +128,13 @@ def run_from_header(path: str, log: EvalLog) -> Run | None:
     benchmark = benchmark_of(log)
     if benchmark is None:
         return None
-    judges = judges_of(log) if asks_grader(benchmark, log.eval.task_args) else []
+    facts = logged_facts(
+        benchmark, log.eval.metadata or {}, log.eval.task_args, log.eval.task_args_passed
+    )
+    judges = judges_of(log) if facts["asks_grader"] else []
     judge = " + ".join(judges) or None
     roles = other_roles(log)
-    passed = log.eval.task_args_passed if benchmark in CHECKS else log.eval.task_args
-    variant = variant_of(benchmark, passed)
+    variant = facts["variant"]
     model = log.eval.model
     if benchmark == "judge_check":  # the judge (or panel) is what the run measures
         model = " + ".join(judges_of(log)) or model
@@ -153,6 +156,7 @@ def run_from_header(path: str, log: EvalLog) -> Run | None:
         epochs=log.eval.config.epochs or 1,
         status=log.status,
         task_args=dict(log.eval.task_args),
+        changed_args=frozenset(facts["changed_args"]),
         scorers=sorted({s.split("/")[0] for s in scorers}),
         total_samples=log.results.total_samples if log.results else 0,
         completed_samples=log.results.completed_samples if log.results else 0,

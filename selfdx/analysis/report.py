@@ -18,8 +18,8 @@ from selfdx.analysis.mentalbench.report import MentalBenchCollector
 from selfdx.analysis.metric_table import frame_markdown, long_frame, text_frame, wide_frame
 from selfdx.analysis.outputs import finish, previous_files
 from selfdx.analysis.safe_psych.report import SafePsychCollector
-from selfdx.analysis.variants import CHECKS
 from selfdx.errors import SelfdxError, warn
+from selfdx.run_facts import CHECKS
 
 TITLES = {
     "safe_psych": "Safe-Psych",

@@ -23,6 +23,7 @@ from selfdx.datasets.mentalbench.filters import normalise_types as mentalbench_t
 from selfdx.datasets.mentalbench.schema import AnswerFormat, Generator
 from selfdx.errors import ArgumentError
 from selfdx.gc_tuning import use_gc_freeze
+from selfdx.run_facts import task_facts
 from selfdx.scorers.interview.scorer import interview_scorer
 from selfdx.solvers.interview.prompts import FullText, Mode
 from selfdx.solvers.interview.solver import interview as interview_solver
@@ -82,6 +83,7 @@ def interview(
             or over_reporting; several (a list, or comma-separated) run every case with each,
             and the results break the main metrics down by style.
     """
+    given = dict(locals())  # every argument as run, for the facts the log records
     reject_unknown("selfdx/interview", unknown, interview)
     use_gc_freeze()
     choice("mode", mode, Mode)
@@ -116,6 +118,7 @@ def interview(
         message_limit=2 + 2 * budget + 6,
         version=TASK_VERSION,
         metadata={
+            **task_facts("interview", interview, given),
             "benchmark": "interview",
             "mode": mode,
             "max_questions": max_questions,

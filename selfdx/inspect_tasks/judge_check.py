@@ -23,6 +23,7 @@ from selfdx.datasets.identity import samples_sha256
 from selfdx.datasets.judge_check import judge_check_dataset
 from selfdx.gc_tuning import use_gc_freeze
 from selfdx.judge.panel import panel_roles, require_panel
+from selfdx.run_facts import task_facts
 from selfdx.scorers.judge_check.scorer import judge_check_scorer
 
 TASK_VERSION = "1-A"
@@ -51,6 +52,7 @@ def judge_check(
         judge_max_tokens: the judge's output budget (128, as in Safe-Psych).
         judge_cache: serve repeated judge calls from Inspect's cache.
     """
+    given = dict(locals())  # every argument as run, for the facts the log records
     reject_unknown("selfdx/judge_check", unknown, judge_check)
     use_gc_freeze()
     data = text("data", data, "'demo', a JSONL file of labelled replies or an annotated CSV")
@@ -72,6 +74,7 @@ def judge_check(
         scorer=judge_check_scorer(roles, judge_attempts, judge_max_tokens, judge_cache),
         version=TASK_VERSION,
         metadata={
+            **task_facts("judge_check", judge_check, given),
             "benchmark": "judge_check",
             "data_source": data,
             "data_sha256": samples_sha256(dataset),

@@ -21,6 +21,7 @@ from selfdx.datasets.mentalbench.dataset import (
 from selfdx.datasets.mentalbench.filters import normalise_types, types_of
 from selfdx.errors import ArgumentError
 from selfdx.gc_tuning import use_gc_freeze
+from selfdx.run_facts import task_facts
 from selfdx.scorers.mentalbench.metrics import mentalbench_metrics
 from selfdx.scorers.mentalbench.parsers import get_parser
 from selfdx.scorers.mentalbench.scorer import mentalbench_scorer
@@ -70,6 +71,7 @@ def mentalbench(
             diagnosis in words, options hidden; scored by `diagnosis_agreement`, the `grader`
             mapping the answer to the options).
     """
+    given = dict(locals())  # every argument as run, for the facts the log records
     reject_unknown("selfdx/mentalbench", unknown, mentalbench)
     use_gc_freeze()
     data = text("data", data, "'hf', 'demo', a resources/ folder or the Hugging Face CSV")
@@ -107,6 +109,7 @@ def mentalbench(
         else HeadlineMetric(scorer="mentalbench_scorer", metric="accuracy"),
         version=TASK_VERSION,
         metadata={
+            **task_facts("mentalbench", mentalbench, given),
             "benchmark": "mentalbench",
             "parser": parser,
             "variants": list(variants),

@@ -27,6 +27,7 @@ from selfdx.datasets.mentalkg.profiles import sample_profiles
 from selfdx.datasets.mentalkg.reader import load_kg
 from selfdx.errors import ArgumentError
 from selfdx.gc_tuning import use_gc_freeze
+from selfdx.run_facts import task_facts
 from selfdx.scorers.mentalbench.generate_scorer import (
     DEFAULT_SLACK,
     check_grade,
@@ -85,6 +86,7 @@ def mentalbench_generate(
         check_counts: require the published node counts (23/23/84/87); false for an
             extended graph.
     """
+    given = dict(locals())  # every argument as run, for the facts the log records
     reject_unknown("selfdx/mentalbench_generate", unknown, mentalbench_generate)
     use_gc_freeze()
     if not kg:
@@ -122,7 +124,12 @@ def mentalbench_generate(
         ],
         scorer=mentalbench_case_checks(min_words, max_words, length_slack, grading, chosen_style),
         version=TASK_VERSION,
-        metadata={"benchmark": "mentalbench_generate", "kg": str(graph.folder), "seed": seed},
+        metadata={
+            **task_facts("mentalbench_generate", mentalbench_generate, given),
+            "benchmark": "mentalbench_generate",
+            "kg": str(graph.folder),
+            "seed": seed,
+        },
     )
 
 

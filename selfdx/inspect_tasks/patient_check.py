@@ -21,6 +21,7 @@ from selfdx.datasets.interview.styles import normalise_styles, styled_case
 from selfdx.errors import ArgumentError
 from selfdx.gc_tuning import use_gc_freeze
 from selfdx.inspect_tasks.interview import normalise_types
+from selfdx.run_facts import task_facts
 from selfdx.scorers.patient_check.scorer import patient_check_scorer
 from selfdx.solvers.interview.patient_check import ask_probe
 
@@ -47,6 +48,7 @@ def patient_check(
         patient_style: the patient styles to check (one, several, or a comma-separated list),
             each with the expectations its style sets and its own `style` probe.
     """
+    given = dict(locals())  # every argument as run, for the facts the log records
     reject_unknown("selfdx/patient_check", unknown, patient_check)
     use_gc_freeze()
     data = text("data", data, "'demo' or a MentalBench resources/ folder")
@@ -80,6 +82,7 @@ def patient_check(
         scorer=patient_check_scorer(),
         version=TASK_VERSION,
         metadata={
+            **task_facts("patient_check", patient_check, given),
             "benchmark": "patient_check",
             "variants": variants,
             "per_disorder": per_disorder,

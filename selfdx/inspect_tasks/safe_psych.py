@@ -14,6 +14,7 @@ from selfdx.datasets.strategies import DEFAULT_STRATEGY, asks_judge, check_strat
 from selfdx.errors import ArgumentError
 from selfdx.gc_tuning import use_gc_freeze
 from selfdx.judge.panel import panel_roles, require_panel
+from selfdx.run_facts import task_facts
 from selfdx.scorers.rubrics.caution import caution
 from selfdx.scorers.rubrics.diagnosis_agreement import diagnosis_agreement
 from selfdx.scorers.safe_psych.panel_agreement import judge_panel_agreement
@@ -69,6 +70,7 @@ def safe_psych(
             grader_2 ... grader_n) or role names (a list, or comma-separated); a majority
             vote per key, and Krippendorff's alpha between the judges in the results.
     """
+    given = dict(locals())  # every argument as run, for the facts the log records
     reject_unknown("selfdx/safe_psych", unknown, safe_psych)
     use_gc_freeze()
     data = text("data", data, "'hf', 'demo' or the path of a CSV in the published schema")
@@ -99,6 +101,7 @@ def safe_psych(
         message_limit=1 + 2 * max_stages,
         version=TASK_VERSION,
         metadata={
+            **task_facts("safe_psych", safe_psych, given),
             "benchmark": "safe_psych",
             "strategy": strategy,
             # from the Hub: the commit read, a branch or tag resolved

@@ -38,9 +38,9 @@ from selfdx.analysis.logs import ConfigKey, Run, read_samples, score_values
 from selfdx.analysis.metric_table import MetricAccumulator
 from selfdx.analysis.outputs import finish, start_export
 from selfdx.analysis.statistics import paired_mode_gap
-from selfdx.analysis.variants import interview_variant, styles_of
 from selfdx.datasets.interview.styles import STYLES
 from selfdx.errors import SelfdxError
+from selfdx.run_facts import interview_variant, styles_of
 from selfdx.scorers.interview.metrics import COUNT_KEYS
 from selfdx.solvers.interview.solver import DEFAULT_PATIENT
 
@@ -124,9 +124,10 @@ class InterviewCollector:
         if style != "plain" or len(styles_of(run.task_args)) > 1:
             groups.append(f"patient {style}")
         correct = values.get("accuracy", math.nan)
-        if not math.isnan(correct) and run.task_args.get("mode", "interview") == "interview":
+        mode = str(run.task_args["mode"])
+        if not math.isnan(correct) and mode == "interview":
             # the same model and cases, any patient style: one row of the styles table
-            base = interview_variant(run.task_args, with_style=False)
+            base = interview_variant(run.task_args, run.changed_args, with_style=False)
             pair = self.styles[(run.model, base, run.judge or "", run.dataset)][style]
             pair[0] += correct
             pair[1] += 1
@@ -135,10 +136,9 @@ class InterviewCollector:
                 # a mean over cases (as the task reports it), resampled by seed profile
                 if not math.isnan(value):
                     self.metrics.add_ratio(run, cluster, name, value, 1.0, group)
-        mode = str(run.task_args.get("mode", "interview"))
         self.modes[run.key] = mode
         if style == "plain":  # full and initial have no patient; the interview, a plain one
-            base = without_mode(interview_variant(run.task_args, with_style=False))
+            base = without_mode(interview_variant(run.task_args, run.changed_args, False))
             patient = run.roles.get("patient", DEFAULT_PATIENT) if mode == "interview" else ""
             self.paired[(run.model, base, run.judge or "", run.dataset)].append(
                 CaseResult(

@@ -20,7 +20,6 @@ from selfdx.analysis.identity import data_identity
 from selfdx.analysis.logs import read_samples
 from selfdx.analysis.outputs import finish, start_export
 from selfdx.datasets.safe_psych import SECTION_COLUMNS
-from selfdx.datasets.strategies import DEFAULT_STRATEGY
 from selfdx.errors import SelfdxError, warn
 from selfdx.solvers.safe_psych.trace import StopReason
 
@@ -77,7 +76,7 @@ def _message(message) -> dict[str, str]:
 def trajectory_record(sample: EvalSample, log: EvalLog) -> dict[str, Any]:
     """One `trajectories.jsonl` line for a sample (its store, messages and the run settings)."""
     store = sample.store
-    strategy = store.get("SafePsychTrace:strategy") or log.eval.task_args.get("strategy")
+    strategy = store.get("SafePsychTrace:strategy") or log.eval.task_args["strategy"]
     turns = store.get("SafePsychTrace:turns", [])
     full_info = strategy.startswith("full_info")
     messages = [_message(m) for m in sample.messages]
@@ -137,7 +136,7 @@ def trajectory_record(sample: EvalSample, log: EvalLog) -> dict[str, Any]:
         "model_top_p": config.top_p if config else None,
         "model_max_tokens": config.max_tokens if config else None,
         "judge_do_sample": False,
-        "judge_max_tokens": log.eval.task_args.get("judge_max_tokens", 128),
+        "judge_max_tokens": log.eval.task_args["judge_max_tokens"],
     }
 
 
@@ -153,7 +152,7 @@ def run_name(log: EvalLog) -> str:
         return re.sub(r"[^\w.\-]+", "-", (name or "none").split("/")[-1])
 
     grader = (log.eval.model_roles or {}).get("grader")
-    strategy = log.eval.task_args.get("strategy", DEFAULT_STRATEGY)
+    strategy = log.eval.task_args["strategy"]
     seed = log.eval.model_generate_config.seed
     return (
         f"{short(log.eval.model)}_{strategy}_judge-{short(grader.model if grader else None)}"
