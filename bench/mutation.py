@@ -2,7 +2,7 @@
 
     pip install -e ".[dev,mutation]"
     python bench/mutation.py                                  # every module below (~6 min)
-    python bench/mutation.py --modules key_metrics outcome    # some of them
+    python bench/mutation.py --modules key_means outcome    # some of them
     python bench/mutation.py --list                           # the modules and their tests
 
 Not part of the test suite or CI; run it by hand after changing a module below (under
@@ -117,12 +117,12 @@ MODULES: dict[str, Module] = {
             "tests/test_mutants_judge_check.py",
         ),
     ),
-    "key_metrics": Module(
-        ("selfdx/scorers/key_metrics.py",),
+    "key_means": Module(
+        ("selfdx/scorers/key_means.py",),
         (
             "tests/test_mentalbench_metrics.py",
             "tests/test_staged_disclosure.py",
-            "tests/test_mutants_key_metrics.py",
+            "tests/test_mutants_key_means.py",
         ),
     ),
     "statistics": Module(

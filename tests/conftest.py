@@ -57,7 +57,7 @@ def metric_value(log, name: str, stat: str = "mean") -> float:
     """A task metric from a log's results, by score key and statistic ("mean" or "stderr").
 
     selfdx reports a dict-valued score as one results entry holding `<key>` and
-    `<key>_stderr` (see `selfdx.scorers.key_metrics`); an entry named after the key with
+    `<key>_stderr` (see `selfdx.scorers.key_means`); an entry named after the key with
     `mean` / `stderr` metrics (Inspect's per-key layout, used by the rubric scorers) is read
     too. Custom metrics may be registered as `selfdx/<name>`; either spelling is accepted.
     """

@@ -32,7 +32,7 @@ from selfdx.datasets.mentalbench.schema import (
     MentalBenchItem,
 )
 from selfdx.datasets.mentalbench.sources import CSV_COLUMNS, items_from_rows, read_demo
-from selfdx.datasets.mentalkg.model import MentalKGError
+from selfdx.datasets.mentalkg.entities import MentalKGError
 from selfdx.datasets.mentalkg.reader import load_kg
 from selfdx.datasets.safe_psych import (
     MAX_FIELD_CHARS,

@@ -7,7 +7,7 @@ import math
 import pytest
 from inspect_ai.scorer import SampleScore, Score, stderr
 
-from selfdx.scorers.key_metrics import key_means
+from selfdx.scorers.key_means import key_means
 from selfdx.scorers.mentalbench.metrics import (
     letter_overlap,
     mentalbench_metrics,

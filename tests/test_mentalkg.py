@@ -11,8 +11,8 @@ import pytest
 from inspect_ai.model import ChatMessageUser
 
 from selfdx.datasets.mentalbench.schema import DISORDER_NAMES
+from selfdx.datasets.mentalkg.entities import MentalKGError, duration_days
 from selfdx.datasets.mentalkg.graph import differentials_of, groups_of, nodes_of_type
-from selfdx.datasets.mentalkg.model import MentalKGError, duration_days
 from selfdx.datasets.mentalkg.reader import load_kg
 from selfdx.providers.choice_policies import kg_overlap, load_profiles
 from selfdx.solvers.mentalbench.prompts import render_prompt

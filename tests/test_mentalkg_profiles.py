@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from selfdx.datasets.mentalbench.schema import MentalBenchItem
-from selfdx.datasets.mentalkg.model import duration_days
+from selfdx.datasets.mentalkg.entities import duration_days
 from selfdx.datasets.mentalkg.personas import OCCUPATIONS, sample_persona
 from selfdx.datasets.mentalkg.profiles import sample_profiles
 from selfdx.datasets.mentalkg.reader import load_kg

@@ -175,7 +175,7 @@ def run_from_header(path: str, log: EvalLog) -> Run | None:
 
 def header_metrics(log: EvalLog) -> dict[str, float]:
     """The run's metrics as Inspect computed them, by name: `<key>` and `<key>_stderr` of a
-    dict-valued score (one results entry, see `scorers.key_metrics`), `<entry>` and
+    dict-valued score (one results entry, see `scorers.key_means`), `<entry>` and
     `<entry>_stderr` of Inspect's per-key layout (an entry with `mean` and `stderr`)."""
     found: dict[str, float] = {}
     for entry in log.results.scores if log.results else []:

@@ -21,8 +21,8 @@ from inspect_ai.solver import generate
 
 from selfdx.arguments import checked, flag, positive_int, reject_unknown, require_role, text
 from selfdx.datasets.mentalbench.filters import normalise_disorders, normalise_types
-from selfdx.datasets.mentalkg.model import PUBLISHED_COUNTS
-from selfdx.datasets.mentalkg.profile_model import CaseProfile
+from selfdx.datasets.mentalkg.entities import PUBLISHED_COUNTS
+from selfdx.datasets.mentalkg.profile_schema import CaseProfile
 from selfdx.datasets.mentalkg.profiles import sample_profiles
 from selfdx.datasets.mentalkg.reader import load_kg
 from selfdx.errors import ArgumentError

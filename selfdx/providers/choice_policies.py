@@ -19,7 +19,7 @@ from typing import Any
 
 from inspect_ai.model import ChatMessage
 
-from selfdx.datasets.mentalkg.model import MentalKGError, Symptom
+from selfdx.datasets.mentalkg.entities import MentalKGError, Symptom
 from selfdx.datasets.mentalkg.reader import load_kg
 from selfdx.providers.registry import offline_policy
 from selfdx.solvers.mentalbench.prompts import STYLES, template

@@ -52,8 +52,8 @@ from selfdx.datasets.interview.patient_words import (
     words_for,
 )
 from selfdx.datasets.interview.questions import content_words
+from selfdx.datasets.mentalkg.entities import MentalKG
 from selfdx.datasets.mentalkg.exclusions import ANY_OTHER, exclusions_of
-from selfdx.datasets.mentalkg.model import MentalKG
 from selfdx.datasets.mentalkg.reader import load_kg
 from selfdx.providers.registry import offline_policy
 

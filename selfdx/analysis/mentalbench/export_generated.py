@@ -29,7 +29,7 @@ from pydantic import ValidationError
 from selfdx.analysis.identity import selfdx_task
 from selfdx.analysis.logs import read_samples
 from selfdx.datasets.mentalkg.features import pair_features, selfdx_block, single_features
-from selfdx.datasets.mentalkg.profile_model import CaseProfile
+from selfdx.datasets.mentalkg.profile_schema import CaseProfile
 from selfdx.errors import SelfdxError, warn
 
 TASK_NAME = "mentalbench_generate"

@@ -49,8 +49,8 @@ from selfdx.datasets.interview.patient_words import (
 from selfdx.datasets.interview.risk import with_risk
 from selfdx.datasets.mentalbench.schema import VARIANTS_PER_SEED
 from selfdx.datasets.mentalbench.sources import find_dataset_dir
-from selfdx.datasets.mentalkg.model import MentalKG
-from selfdx.datasets.mentalkg.profile_model import CaseProfile
+from selfdx.datasets.mentalkg.entities import MentalKG
+from selfdx.datasets.mentalkg.profile_schema import CaseProfile
 from selfdx.datasets.mentalkg.profiles import sample_profiles
 from selfdx.datasets.paths import read_json
 from selfdx.errors import ArgumentError, SelfdxError

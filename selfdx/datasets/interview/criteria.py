@@ -24,8 +24,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from selfdx.datasets.interview.facts import Fact
+from selfdx.datasets.mentalkg.entities import MentalKG, duration_days
 from selfdx.datasets.mentalkg.exclusions import ANY_OTHER, exclusions_of
-from selfdx.datasets.mentalkg.model import MentalKG, duration_days
 
 
 def stated_days(text: object) -> int | None:

@@ -13,7 +13,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from selfdx.datasets.mentalkg.model import (
+from selfdx.datasets.mentalkg.entities import (
     Criteria,
     Differential,
     Disorder,

@@ -40,7 +40,7 @@ from selfdx.datasets.interview.patient_words import (
     stressor_statement,
     words_for,
 )
-from selfdx.datasets.mentalkg.model import MentalKG
+from selfdx.datasets.mentalkg.entities import MentalKG
 
 # "absent" is read from logs written before absent facts carried `truth`.
 FactKind = Literal[

@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from selfdx.datasets.interview.demo_graph import demo_raw
+from selfdx.datasets.mentalkg.entities import DURATION_PART
 from selfdx.datasets.mentalkg.exclusions import ELEVATED_EPISODES
-from selfdx.datasets.mentalkg.model import DURATION_PART
 
 WORDS_FILE = Path(__file__).with_name("patient_words.json")
 CRITERION_NOTE = re.compile(r"\(criterion [a-z]\)", re.IGNORECASE)

@@ -46,7 +46,7 @@ from selfdx.datasets.interview.facts import Fact, label
 from selfdx.datasets.interview.patient_words import requirement_identity, words_for
 from selfdx.datasets.interview.risk import fact_domain
 from selfdx.datasets.interview.styles import CLAIM_PREFIX, fact_is_stigmatised
-from selfdx.datasets.mentalkg.model import MentalKG
+from selfdx.datasets.mentalkg.entities import MentalKG
 
 ProbeKind = Literal[
     "present",

@@ -29,7 +29,7 @@ from selfdx.arguments import listed
 from selfdx.datasets.interview.cases import InterviewCase
 from selfdx.datasets.interview.facts import Fact, symptom_fact
 from selfdx.datasets.interview.risk import fact_domain
-from selfdx.datasets.mentalkg.model import MentalKG
+from selfdx.datasets.mentalkg.entities import MentalKG
 from selfdx.errors import ArgumentError
 
 PatientStyle = Literal["plain", "minimising", "vague", "guarded", "over_reporting"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from selfdx.datasets.mentalkg.profile_model import CaseProfile, OptionEntry, SampledCriteria
+from selfdx.datasets.mentalkg.profile_schema import CaseProfile, OptionEntry, SampledCriteria
 
 KIND_LABELS = {
     "answer": "answer",

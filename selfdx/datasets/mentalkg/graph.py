@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import networkx as nx
 
 if TYPE_CHECKING:
-    from selfdx.datasets.mentalkg.model import MentalKG
+    from selfdx.datasets.mentalkg.entities import MentalKG
 
 
 def build_graph(kg: MentalKG) -> nx.DiGraph:

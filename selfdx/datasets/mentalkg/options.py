@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import random
 
-from selfdx.datasets.mentalkg.model import MentalKG, MentalKGError
-from selfdx.datasets.mentalkg.profile_model import OptionEntry, OptionKind, SampledGroup
+from selfdx.datasets.mentalkg.entities import MentalKG, MentalKGError
+from selfdx.datasets.mentalkg.profile_schema import OptionEntry, OptionKind, SampledGroup
 
 DISTRACTORS = 3
 

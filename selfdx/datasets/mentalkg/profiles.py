@@ -23,10 +23,10 @@ from collections.abc import Iterable, Sequence
 
 from selfdx.arguments import PositiveInt, checked
 from selfdx.datasets.mentalbench.schema import VARIANTS
-from selfdx.datasets.mentalkg.model import MentalKG
+from selfdx.datasets.mentalkg.entities import MentalKG
 from selfdx.datasets.mentalkg.options import pair_options, single_answer_options
 from selfdx.datasets.mentalkg.personas import sample_persona
-from selfdx.datasets.mentalkg.profile_model import (
+from selfdx.datasets.mentalkg.profile_schema import (
     ID_LETTER,
     IDS_PER_SEED,
     TIER,

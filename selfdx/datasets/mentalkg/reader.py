@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from selfdx.datasets.mentalkg.model import (
+from selfdx.datasets.mentalkg.entities import (
     PUBLISHED_COUNTS,
     Criteria,
     Differential,

@@ -27,9 +27,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from selfdx.datasets.mentalkg.model import MentalKG, duration_days
+from selfdx.datasets.mentalkg.entities import MentalKG, duration_days
 from selfdx.datasets.mentalkg.options import classify
-from selfdx.datasets.mentalkg.profile_model import CaseProfile, SampledGroup
+from selfdx.datasets.mentalkg.profile_schema import CaseProfile, SampledGroup
 
 CLASS_RANK = {"highly_likely": 0, "moderately_likely": 1, "less_likely": 2}
 PUBLISHED_KINDS = {

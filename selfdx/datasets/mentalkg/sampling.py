@@ -16,14 +16,14 @@ from __future__ import annotations
 import math
 import random
 
-from selfdx.datasets.mentalkg.model import (
+from selfdx.datasets.mentalkg.entities import (
     Criteria,
     MentalKG,
     MentalKGError,
     SymptomGroup,
     duration_days,
 )
-from selfdx.datasets.mentalkg.profile_model import (
+from selfdx.datasets.mentalkg.profile_schema import (
     SampledCriteria,
     SampledGroup,
     SampledSymptom,

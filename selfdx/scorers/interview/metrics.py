@@ -14,7 +14,7 @@ import math
 
 from inspect_ai.scorer import Metric, SampleScore, Value, metric
 
-from selfdx.scorers.key_metrics import key_means
+from selfdx.scorers.key_means import key_means
 from selfdx.scorers.mentalbench.metrics import CLUSTER_KEY
 
 # Score keys in display order: (key, description). The first few are the headline.

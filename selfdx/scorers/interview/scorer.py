@@ -21,11 +21,11 @@ from selfdx.datasets.interview.criteria import criteria_check
 from selfdx.datasets.interview.demo_graph import kg_for
 from selfdx.datasets.interview.questions import risk_asked
 from selfdx.datasets.interview.risk import risk_fact_ids
-from selfdx.datasets.mentalkg.model import MentalKG
+from selfdx.datasets.mentalkg.entities import MentalKG
 from selfdx.errors import SelfdxError
+from selfdx.scorers.benchmark_guard import require_benchmark
 from selfdx.scorers.interview.answer import AnswerReading, read_answer
 from selfdx.scorers.interview.metrics import SCORE_KEYS, interview_metrics
-from selfdx.scorers.sample_kind import require_benchmark
 from selfdx.solvers.interview.trace import InterviewRecord, InterviewStop, InterviewTrace
 
 NAN = math.nan

@@ -39,7 +39,7 @@ from selfdx.judge.agreement import (
     set_agreement,
 )
 from selfdx.judge.panel import judge_unparsed_rates, panel_alphas
-from selfdx.scorers.key_metrics import key_scores, present
+from selfdx.scorers.key_means import key_scores, present
 
 
 def _metadata(score: SampleScore) -> dict[str, Any]:

@@ -27,10 +27,10 @@ from inspect_ai.solver import TaskState
 
 from selfdx.arguments import PositiveInt, checked
 from selfdx.datasets.mentalkg.diagnosis_names import find_diagnosis_names
-from selfdx.datasets.mentalkg.profile_model import CaseProfile
+from selfdx.datasets.mentalkg.profile_schema import CaseProfile
 from selfdx.errors import ArgumentError
 from selfdx.judge.grader_calls import ask_grader
-from selfdx.scorers.key_metrics import key_means
+from selfdx.scorers.key_means import key_means
 from selfdx.scorers.rubrics.case_grader import CaseVerdict, grader_prompt, parse_verdict
 from selfdx.solvers.mentalbench.generate_prompts import style_for
 

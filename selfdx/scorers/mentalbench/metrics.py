@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import numpy as np
 from inspect_ai.scorer import Metric, SampleScore, Value, metric
 
-from selfdx.scorers.key_metrics import key_means
+from selfdx.scorers.key_means import key_means
 
 CLUSTER_KEY = "seed_group"
 ERROR_KEYS: tuple[str, ...] = ("over_diagnosis", "under_diagnosis", "incorrect", "unparsed")

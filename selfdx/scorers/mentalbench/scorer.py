@@ -11,9 +11,9 @@ import math
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
+from selfdx.scorers.benchmark_guard import require_benchmark
 from selfdx.scorers.mentalbench.metrics import ERROR_KEYS, mentalbench_metrics
 from selfdx.scorers.mentalbench.parsers import get_parser
-from selfdx.scorers.sample_kind import require_benchmark
 
 TYPE_KEYS: tuple[str, ...] = ("type1", "type2", "type3", "type4")
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from inspect_ai.scorer import Metric
 
-from selfdx.scorers.key_metrics import key_means
+from selfdx.scorers.key_means import key_means
 
 KEYS: tuple[tuple[str, str], ...] = (
     ("revealed_when_asked", "a fact the patient has, asked about: revealed, not denied"),

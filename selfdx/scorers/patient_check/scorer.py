@@ -31,8 +31,8 @@ from inspect_ai.solver import TaskState
 
 from selfdx.datasets.interview.probes import CANARY, Probe
 from selfdx.datasets.interview.styles import CLAIM_PREFIX
+from selfdx.scorers.benchmark_guard import require_benchmark
 from selfdx.scorers.patient_check.metrics import SCORE_KEYS, patient_check_metrics
-from selfdx.scorers.sample_kind import require_benchmark
 from selfdx.solvers.interview.patient_check import PatientCheckTrace
 from selfdx.solvers.interview.trace import PatientReply
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from selfdx.datasets.mentalbench.schema import LETTERS
-from selfdx.datasets.mentalkg.profile_model import CaseProfile
+from selfdx.datasets.mentalkg.profile_schema import CaseProfile
 from selfdx.judge.grader_calls import GraderParseError, defang_fences
 from selfdx.prompts import prompt_text
 from selfdx.solvers.mentalbench.generate_prompts import render_profile

@@ -16,9 +16,9 @@ from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from selfdx.judge.behaviour import imitates_judge, judge_reply
+from selfdx.scorers.benchmark_guard import require_benchmark
 from selfdx.scorers.safe_psych.outcome import case_outcome, metric_keys
 from selfdx.scorers.safe_psych.scorer import safe_psych_metrics
-from selfdx.scorers.sample_kind import require_benchmark
 from selfdx.solvers.safe_psych.trace import (
     FINAL_STOPS,
     SafePsychTrace,

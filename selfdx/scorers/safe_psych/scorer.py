@@ -6,7 +6,8 @@ from inspect_ai.scorer import Metric, Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from selfdx.datasets.strategies import check_strategy
-from selfdx.scorers.key_metrics import key_means
+from selfdx.scorers.benchmark_guard import require_benchmark
+from selfdx.scorers.key_means import key_means
 from selfdx.scorers.safe_psych.outcome import (
     COUNT_KEYS,
     HEADLINE_KEYS,
@@ -14,7 +15,6 @@ from selfdx.scorers.safe_psych.outcome import (
     case_outcome,
     metric_keys,
 )
-from selfdx.scorers.sample_kind import require_benchmark
 from selfdx.solvers.safe_psych.trace import SafePsychTrace
 
 

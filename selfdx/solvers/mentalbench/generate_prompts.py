@@ -15,7 +15,7 @@ from inspect_ai.model import ChatMessageSystem, ChatMessageUser, model_roles
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from selfdx.arguments import choice
-from selfdx.datasets.mentalkg.profile_model import CaseProfile, SampledCriteria
+from selfdx.datasets.mentalkg.profile_schema import CaseProfile, SampledCriteria
 from selfdx.prompts import prompt_text
 
 Style = Literal["chart", "self-report"]

@@ -2,9 +2,9 @@
 
 `load_kg(PATH)` reads the published `knowledge_graph/EN` folder (disorders with their criteria,
 symptom groups, symptoms, directed differential-diagnosis nodes and the event vocabularies),
-checks it (see `mentalkg_reader`) and returns a frozen `MentalKG`. Its `graph` is a networkx
+checks it (see `reader.py`) and returns a frozen `MentalKG`. Its `graph` is a networkx
 view of the same content for the questions the case generator and the baselines ask (shared
-groups and symptoms, differentials of a disorder; see `mentalkg_graph`).
+groups and symptoms, differentials of a disorder; see `graph.py`).
 
 Data: MentalKG from MentalBench (arXiv 2602.12871, HoyunS/MentalBench), CC BY 4.0.
 """

@@ -8,7 +8,7 @@ import math
 import pytest
 from inspect_ai.scorer import SampleScore, Score
 
-from selfdx.scorers.key_metrics import key_means, key_scores
+from selfdx.scorers.key_means import key_means, key_scores
 
 NAN = math.nan
 
