@@ -4,19 +4,31 @@ Shared by the behaviour judge and the rubric scorers: a reply that cannot be par
 again (the first attempt may come from Inspect's cache, retries bypass it, or a cached bad
 answer would return every time), and after the last attempt the failure is returned with its
 reason, never guessed.
+
+With the cache on, an answer that parsed is also kept in this process's memory, per grader model
+(`remembered_answers`): the same prompt with the same settings is then answered from there,
+without a call, without Inspect's cache lookup and without a model event. Such a result says so
+(`GraderResult.reused`), and every caller records that next to the answer in the log.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
+from weakref import WeakKeyDictionary
 
-from inspect_ai.model import CachePolicy, GenerateConfig, get_model
+from inspect_ai.model import CachePolicy, GenerateConfig, Model, get_model
 
 Parsed = TypeVar("Parsed")
 GRADER_SEED = 123
+# Answers kept per grader model (an LRU of at most this many; a key is 16 bytes and an answer
+# a few hundred).
+REMEMBERED = 50_000
+_ANSWERS: WeakKeyDictionary[Model, OrderedDict[tuple[bytes, int], str]] = WeakKeyDictionary()
 _FENCE_MARKER = re.compile(r"<<<(?=[A-Za-z])|(?<=[A-Za-z])>>>|={3,}")
 
 
@@ -55,6 +67,21 @@ class GraderResult(Generic[Parsed]):
     model: str = ""
     # The kind of the last attempt's failure (`format`, `echo`); None when parsed.
     reason: str | None = None
+    # True when the answer came from this process's memory of an identical earlier call.
+    reused: bool = False
+
+    def logged(self) -> dict[str, object]:
+        """What a scorer records of the grader's answers: the raw outputs, and whether they
+        were reused from an identical earlier call."""
+        return {"grader_outputs": self.outputs, "grader_reused": self.reused}
+
+
+def remembered_answers(grader: Model) -> OrderedDict[tuple[bytes, int], str]:
+    """The answers `grader` gave that parsed, by (md5 of the prompt, max tokens)."""
+    answers = _ANSWERS.get(grader)
+    if answers is None:
+        answers = _ANSWERS[grader] = OrderedDict()
+    return answers
 
 
 async def ask_grader(
@@ -74,6 +101,19 @@ async def ask_grader(
     grader = get_model(role=role, required=True)
     config = GenerateConfig(temperature=0.0, max_tokens=max_tokens, seed=GRADER_SEED)
     result: GraderResult[Parsed] = GraderResult(model=str(grader))
+    memory = remembered_answers(grader) if use_cache else None
+    key = (hashlib.md5(prompt.encode()).digest(), max_tokens)
+    if memory is not None and key in memory:
+        answer = memory[key]
+        try:
+            result.parsed = parse(answer)
+        except ValueError:
+            pass  # another caller's parser: ask the model
+        else:
+            memory.move_to_end(key)
+            result.outputs.append(answer)
+            result.reused = True
+            return result
     error, reason = "", "format"
     for attempt in range(1, attempts + 1):
         first = use_cache and attempt == 1
@@ -86,6 +126,11 @@ async def ask_grader(
             error = str(parse_error)
             reason = getattr(parse_error, "reason", "format")
             continue
+        if memory is not None:
+            memory[key] = output.completion
+            memory.move_to_end(key)
+            if len(memory) > REMEMBERED:
+                memory.popitem(last=False)
         return result
     result.error = f"unparsed after {attempts} attempts: {error}"
     result.reason = reason

@@ -102,6 +102,7 @@ class PanelVerdict:
                     "role": role,
                     "model": result.model,
                     "outputs": result.outputs,
+                    "reused": result.reused,
                     "unparsed_reason": result.error,
                     "judge_failure": result.reason,
                     **(parsed.as_dict() if parsed else dict.fromkeys(FEATURE_KEYS)),
@@ -119,6 +120,7 @@ class PanelVerdict:
         failures = [f"{r}: {x.error}" for r, x in zip(self.roles, self.results, strict=True)]
         return GraderResult(
             outputs=[output for result in self.results for output in result.outputs],
+            reused=all(result.reused for result in self.results),
             parsed=self.features,
             error=None
             if self.features

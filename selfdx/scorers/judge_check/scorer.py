@@ -101,6 +101,7 @@ def judge_check_scorer(
                 "predicted": predicted,
                 "judge_model": verdict.model,
                 "judge_outputs": verdict.outputs,
+                "judge_reused": verdict.reused,
                 "unparsed_reason": verdict.error,
                 "judge_failure": verdict.reason,
                 "imitates_judge": imitates_judge(reply),

@@ -114,7 +114,7 @@ def mentalbench_case_checks(
             result = await ask_grader(
                 grader_prompt(profile, case, written_style), parse_verdict, max_tokens=200
             )
-            metadata |= {"grader_model": result.model, "grader_outputs": result.outputs}
+            metadata |= {"grader_model": result.model, **result.logged()}
             verdict: CaseVerdict | None = result.parsed
             if verdict is None:
                 value |= {"coherent": NAN, "discriminates": NAN, "grader_unparsed": 1.0}

@@ -51,9 +51,7 @@ def caution(attempts: int = 3, max_tokens: int = 600, use_cache: bool = True) ->
             if result.parsed is None:
                 values["caution_unscored"] = 1.0
                 lines.append(f"S{turn.stage}: unscored ({result.error})")
-                graded.append(
-                    {"stage": turn.stage, "error": result.error, "grader_outputs": result.outputs}
-                )
+                graded.append({"stage": turn.stage, "error": result.error, **result.logged()})
                 continue
             got, out_of = points(result.parsed)
             earned, possible = earned + got, possible + out_of
@@ -75,7 +73,7 @@ def caution(attempts: int = 3, max_tokens: int = 600, use_cache: bool = True) ->
                         cid: {"verdict": g.verdict, "justification": g.justification}
                         for cid, g in result.parsed.items()
                     },
-                    "grader_outputs": result.outputs,
+                    **result.logged(),
                 }
             )
         if values["caution_unscored"] == 0.0 and possible:

@@ -22,7 +22,7 @@ from selfdx.datasets.icd10 import (
     normalize_code,
 )
 from selfdx.datasets.mentalbench.schema import LETTERS
-from selfdx.judge.grader_calls import GraderParseError, ask_grader, defang_fences
+from selfdx.judge.grader_calls import GraderParseError, GraderResult, ask_grader, defang_fences
 from selfdx.prompts import prompt_text
 from selfdx.scorers.mentalbench.scorer import error_category
 from selfdx.solvers.safe_psych.trace import SafePsychTrace, Turn
@@ -119,18 +119,18 @@ def diagnosis_agreement(attempts: int = 3, max_tokens: int = 200, use_cache: boo
             return Score(value=values, explanation="not applicable: no diagnosis to compare")
         codes, names = _named(turn, trace.strategy == "structured_actions")
         per_diagnosis: list[str | None] = [c for c in codes if CODE_IN_TEXT.fullmatch(c)]
-        mapped, outputs = False, []
+        mapped, logged = False, GraderResult().logged()  # no grader asked
         if not per_diagnosis and names:
             result = await ask_grader(
                 codes_prompt(names), parse_codes(len(names)), attempts, max_tokens, use_cache
             )
-            outputs = result.outputs
+            logged = result.logged()
             if result.parsed is None:
                 values["agreement_unscored"] = 1.0
                 return Score(
                     value=values,
                     explanation=f"unscored: {result.error}",
-                    metadata={"names": names, "grader_outputs": outputs},
+                    metadata={"names": names, **logged},
                 )
             per_diagnosis, mapped = result.parsed, True
         values["agreement_unscored"] = 0.0
@@ -158,7 +158,7 @@ def diagnosis_agreement(attempts: int = 3, max_tokens: int = 200, use_cache: boo
                     }
                     for c in per_diagnosis
                 ],
-                "grader_outputs": outputs,
+                **logged,
             },
         )
 
@@ -177,7 +177,7 @@ def diagnosis_agreement(attempts: int = 3, max_tokens: int = 200, use_cache: boo
             return Score(
                 value=values,
                 explanation=f"unscored: {result.error}",
-                metadata={"grader_outputs": result.outputs},
+                metadata=result.logged(),
             )
         gold = frozenset(target.target)
         category = error_category(result.parsed, gold)
@@ -194,7 +194,7 @@ def diagnosis_agreement(attempts: int = 3, max_tokens: int = 200, use_cache: boo
             metadata={
                 "category": category,
                 "predicted": sorted(result.parsed),
-                "grader_outputs": result.outputs,
+                **result.logged(),
             },
         )
 

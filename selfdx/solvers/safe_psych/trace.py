@@ -39,6 +39,8 @@ class Turn(BaseModel):
     reply: str
     judge_model: str | None = None
     judge_outputs: list[str] = Field(default_factory=list)
+    # The answer came from the process's memory of an identical earlier judge call (no call).
+    judge_reused: bool = False
     primary_answer: str | None = None
     info_request: str | None = None
     icd_codes: list[str] = Field(default_factory=list)
