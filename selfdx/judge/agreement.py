@@ -13,19 +13,19 @@ import math
 import re
 import warnings
 from collections.abc import Iterable, Sequence
-
-from sklearn.metrics import (
-    accuracy_score,
-    balanced_accuracy_score,
-    cohen_kappa_score,
-    confusion_matrix,
-    f1_score,
-)
-from sklearn.preprocessing import MultiLabelBinarizer
+from types import ModuleType
 
 # What a judge "said" for a reply its answer could not be read from: a label of its own, so that
 # it counts as a disagreement in accuracy and kappa (and as a miss of the gold class in macro-F1).
 UNPARSED = "(unparsed)"
+
+
+def sklearn_metrics() -> ModuleType:
+    """scikit-learn's metrics, imported on first use: the import takes about 2 s, and every
+    `inspect eval` of a selfdx task loads this module through the task registry."""
+    from sklearn import metrics
+
+    return metrics
 
 
 def present_labels(
@@ -38,7 +38,7 @@ def present_labels(
 
 def accuracy(gold: Sequence[str], predicted: Sequence[str]) -> float:
     """Share of items whose predicted label equals the gold label (NaN for no items)."""
-    return float(accuracy_score(gold, predicted)) if len(gold) else math.nan
+    return float(sklearn_metrics().accuracy_score(gold, predicted)) if len(gold) else math.nan
 
 
 def balanced_accuracy(gold: Sequence[str], predicted: Sequence[str]) -> float:
@@ -47,7 +47,7 @@ def balanced_accuracy(gold: Sequence[str], predicted: Sequence[str]) -> float:
         return math.nan
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return float(balanced_accuracy_score(gold, predicted))
+        return float(sklearn_metrics().balanced_accuracy_score(gold, predicted))
 
 
 def macro_f1(gold: Sequence[str], predicted: Sequence[str], labels: Sequence[str]) -> float:
@@ -58,7 +58,11 @@ def macro_f1(gold: Sequence[str], predicted: Sequence[str], labels: Sequence[str
     """
     if not len(gold) or not len(labels):
         return math.nan
-    return float(f1_score(gold, predicted, labels=list(labels), average="macro", zero_division=0))
+    return float(
+        sklearn_metrics().f1_score(
+            gold, predicted, labels=list(labels), average="macro", zero_division=0
+        )
+    )
 
 
 def cohen_kappa(gold: Sequence[str], predicted: Sequence[str]) -> float:
@@ -67,13 +71,13 @@ def cohen_kappa(gold: Sequence[str], predicted: Sequence[str]) -> float:
         return math.nan
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        value = float(cohen_kappa_score(gold, predicted))
+        value = float(sklearn_metrics().cohen_kappa_score(gold, predicted))
     return value
 
 
 def confusion(gold: Sequence[str], predicted: Sequence[str], labels: Sequence[str]) -> list:
     """Confusion matrix (rows gold, columns predicted) over `labels`, as nested lists."""
-    return confusion_matrix(gold, predicted, labels=list(labels)).tolist()
+    return sklearn_metrics().confusion_matrix(gold, predicted, labels=list(labels)).tolist()
 
 
 def normalise_item(item: str) -> str:
@@ -106,12 +110,16 @@ def multilabel_macro_f1(
     labels = sorted(set().union(*gold, *chosen))
     if not labels:
         return math.nan
+    from sklearn.preprocessing import MultiLabelBinarizer  # see sklearn_metrics
+
     binarizer = MultiLabelBinarizer(classes=labels)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         gold_matrix = binarizer.fit_transform(gold)
         predicted_matrix = binarizer.transform(chosen)
-    return float(f1_score(gold_matrix, predicted_matrix, average="macro", zero_division=0))
+    return float(
+        sklearn_metrics().f1_score(gold_matrix, predicted_matrix, average="macro", zero_division=0)
+    )
 
 
 def label_agreement(
