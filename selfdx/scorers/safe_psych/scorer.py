@@ -15,7 +15,7 @@ from selfdx.scorers.safe_psych.outcome import (
     case_outcome,
     metric_keys,
 )
-from selfdx.solvers.safe_psych.trace import SafePsychTrace
+from selfdx.solvers.safe_psych.trace import SafePsychTrace, Turn
 
 
 def safe_psych_metrics(extra: tuple[str, ...] = ()) -> list[Metric]:
@@ -26,15 +26,15 @@ def safe_psych_metrics(extra: tuple[str, ...] = ()) -> list[Metric]:
     return [key_means([*HEADLINE_KEYS, *extra], counts=COUNT_KEYS)]
 
 
-def _describe(trace: SafePsychTrace, gold_labels: list[str]) -> str:
+def _describe(turns: list[Turn], stop_reason: str, gold_labels: list[str]) -> str:
     steps = []
-    for turn in trace.turns:
+    for turn in turns:
         action = turn.action or f"unparsed ({turn.unparsed_reason})"
         if turn.imitates_judge:
             action += " [reply in the judge's format]"
         code = f" {', '.join(turn.icd_codes)}" if turn.icd_codes else ""
         steps.append(f"S{turn.stage}: {action}{code} [gold {turn.gold_label}]")
-    return " -> ".join(steps) + f"; stop: {trace.stop_reason}; gold labels: {gold_labels}"
+    return " -> ".join(steps) + f"; stop: {stop_reason}; gold labels: {gold_labels}"
 
 
 @scorer(metrics=safe_psych_metrics())
@@ -50,13 +50,14 @@ def safe_psych_scorer(strategy: str | None = None) -> Scorer:
     async def score(state: TaskState, target: Target) -> Score:
         require_benchmark(state.metadata, "Safe-Psych", "safe_psych_scorer", state.sample_id)
         trace = state.store_as(SafePsychTrace)
-        used = strategy or trace.strategy
-        outcome = case_outcome(trace.turns, trace.stop_reason, state.metadata, used)
+        # each read of a field validates it again: read them once
+        turns, stop_reason, used = trace.turns, trace.stop_reason, strategy or trace.strategy
+        outcome = case_outcome(turns, stop_reason, state.metadata, used)
         values = {key: outcome.values.get(key, NAN) for key in metric_keys(strategy)}
         return Score(
             value=values,
-            answer=outcome.predicted_code or (trace.stop_reason or None),
-            explanation=_describe(trace, state.metadata["gold_labels"]),
+            answer=outcome.predicted_code or (stop_reason or None),
+            explanation=_describe(turns, stop_reason, state.metadata["gold_labels"]),
             metadata={
                 "diagnosed": outcome.diagnosed,
                 "first_diagnosis_stage": outcome.first_diagnosis_stage,
@@ -64,7 +65,7 @@ def safe_psych_scorer(strategy: str | None = None) -> Scorer:
                 "predicted_code": outcome.predicted_code,
                 "gold_code": state.metadata["diagnosis"],
                 "actions": outcome.actions,
-                "stop_reason": trace.stop_reason,
+                "stop_reason": stop_reason,
                 "excluded_reason": outcome.excluded_reason,
             },
         )

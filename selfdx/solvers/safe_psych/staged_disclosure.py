@@ -44,65 +44,72 @@ def staged_disclosure(
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         sections: list[str] = state.metadata["sections"]
         gold_labels: list[str] = state.metadata["gold_labels"]
-        trace = state.store_as(SafePsychTrace)
-        trace.strategy = strategy
         state.messages = [ChatMessageSystem(content=system_prompt())]
-        stages = 1 if is_full_info(strategy) else len(sections)
+        full = is_full_info(strategy)
+        stages = 1 if full else len(sections)
+        # Kept locally and written to the store once, at the end (also when a limit stops the
+        # sample): every store write validates the whole trace. A trajectory an error or a
+        # limit cut short keeps no stop reason (the scorer calls it cut short).
         turns: list[Turn] = []
-        stop_reason = StopReason.LIMIT
-        for stage in range(1, stages + 1):
-            if state.completed:
-                break
-            is_last = stage == stages
-            prompt = turn_prompt(strategy, sections, stage)
-            state.messages.append(ChatMessageUser(content=prompt))
-            state = await generate(state)
-            reply = state.output.completion.strip()
-            turn = Turn(
-                stage=stage,
-                sections_shown=sections if is_full_info(strategy) else [sections[stage - 1]],
-                is_last=is_last,
-                gold_label=gold_labels[-1] if is_full_info(strategy) else gold_labels[stage - 1],
-                user_prompt=prompt,
-                reply=reply,
-                imitates_judge=imitates_judge(reply),
-            )
-            turns.append(turn)
-            trace.turns = turns
-            if not reply:
-                turn.unparsed_reason = "empty model reply"
-                stop_reason = StopReason.EMPTY_REPLY
-                break
-            if strategy == "structured_actions":
-                action = parse_structured_action(reply)
-                if action is None:
-                    turn.unparsed_reason = "first line is not DIAGNOSE, CLARIFY or ABSTAIN"
-                    stop_reason = StopReason.UNPARSED_ACTION
+        stop_reason, finished = StopReason.LIMIT, False
+        try:
+            for stage in range(1, stages + 1):
+                if state.completed:
                     break
-            else:
-                if judges:
-                    panel = await judge_with_panel(
-                        reply, judges, judge_attempts, judge_max_tokens, judge_cache
-                    )
-                    turn.panel = panel.judge_records(is_last)
-                    turn.panel_votes = panel.votes
-                    verdict = panel.as_result()
+                is_last = stage == stages
+                prompt = turn_prompt(strategy, sections, stage)
+                state.messages.append(ChatMessageUser(content=prompt))
+                state = await generate(state)
+                reply = state.output.completion.strip()
+                turn = Turn(
+                    stage=stage,
+                    sections_shown=sections if full else [sections[stage - 1]],
+                    is_last=is_last,
+                    gold_label=gold_labels[-1] if full else gold_labels[stage - 1],
+                    user_prompt=prompt,
+                    reply=reply,
+                    imitates_judge=imitates_judge(reply),
+                )
+                turns.append(turn)
+                if not reply:
+                    turn.unparsed_reason = "empty model reply"
+                    stop_reason = StopReason.EMPTY_REPLY
+                    break
+                if strategy == "structured_actions":
+                    action = parse_structured_action(reply)
+                    if action is None:
+                        turn.unparsed_reason = "first line is not DIAGNOSE, CLARIFY or ABSTAIN"
+                        stop_reason = StopReason.UNPARSED_ACTION
+                        break
                 else:
-                    verdict = await judge_reply(
-                        reply, judge_attempts, judge_max_tokens, judge_cache
-                    )
-                action = record_verdict(turn, verdict)
-                if action is None:
-                    stop_reason = StopReason.UNPARSED_JUDGE
+                    if judges:
+                        panel = await judge_with_panel(
+                            reply, judges, judge_attempts, judge_max_tokens, judge_cache
+                        )
+                        turn.panel = panel.judge_records(is_last)
+                        turn.panel_votes = panel.votes
+                        verdict = panel.as_result()
+                    else:
+                        verdict = await judge_reply(
+                            reply, judge_attempts, judge_max_tokens, judge_cache
+                        )
+                    action = record_verdict(turn, verdict)
+                    if action is None:
+                        stop_reason = StopReason.UNPARSED_JUDGE
+                        break
+                if action == Action.CLARIFY and is_last:
+                    action = Action.ABSTAIN
+                turn.action = action
+                if action in FINAL_STOPS:
+                    stop_reason = StopReason(action)
                     break
-            if action == Action.CLARIFY and is_last:
-                action = Action.ABSTAIN
-            turn.action = action
-            if action in FINAL_STOPS:
-                stop_reason = StopReason(action)
-                break
-        trace.turns = turns
-        trace.stop_reason = stop_reason
+            finished = True
+        finally:
+            trace = state.store_as(SafePsychTrace)
+            trace.strategy = strategy
+            trace.turns = turns
+            if finished:
+                trace.stop_reason = stop_reason
         return state
 
     return solve

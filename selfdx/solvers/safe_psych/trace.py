@@ -68,6 +68,7 @@ def record_verdict(turn: Turn, verdict: GraderResult[JudgeFeatures]) -> Action |
     """Write the judge's answer into `turn` and return its action (None when unparsed)."""
     turn.judge_model = verdict.model
     turn.judge_outputs = verdict.outputs
+    turn.judge_reused = verdict.reused
     turn.unparsed_reason = verdict.error
     turn.judge_failure = verdict.reason
     features = verdict.parsed
