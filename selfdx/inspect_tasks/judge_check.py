@@ -50,7 +50,8 @@ def judge_check(
             grader_n) or role names (a list, or comma-separated); majority vote per key.
         judge_attempts: tries per reply before the judge's answer counts as unparsed.
         judge_max_tokens: the judge's output budget (128, as in Safe-Psych).
-        judge_cache: serve repeated judge calls from Inspect's cache.
+        judge_cache: serve a repeated judge prompt from memory (answers that parsed, this
+            process; marked `judge_reused`) or from Inspect's cache.
     """
     given = dict(locals())  # every argument as run, for the facts the log records
     reject_unknown("selfdx/judge_check", unknown, judge_check)

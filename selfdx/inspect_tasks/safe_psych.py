@@ -63,7 +63,8 @@ def safe_psych(
         revision: Hub revision for data="hf".
         judge_attempts: tries per reply before an unparseable judge answer excludes the case.
         judge_max_tokens: the judge's output budget (128 as in the reference).
-        judge_cache: serve repeated judge calls from Inspect's cache.
+        judge_cache: serve a repeated judge prompt from memory (answers that parsed, this
+            process; marked `judge_reused`) or from Inspect's cache.
         scorers: rubric scorers to add, graded by the `grader` role: "caution",
             "diagnosis_agreement" (a list, or a comma-separated string).
         judges: a judge panel instead of the single `grader`: a number n (roles grader,
