@@ -2,7 +2,9 @@
 
 import base64
 import math
+import os
 import re
+import shutil
 
 import numpy as np
 import pandas as pd
@@ -85,6 +87,26 @@ def test_every_run_is_found(sweep_logs):
     runs, skipped = find_runs(log_dir)
     assert len(runs) == 8 and skipped == []
     assert {run.variant for run in runs} == set(STRATEGIES)
+
+
+def test_rows_follow_model_and_strategy_not_file_times(sweep_logs, report, tmp_path):
+    """The same logs give the same tables wherever they are copied: rows go by model, then
+    Safe-Psych's strategies in the paper's order, never by when a file was written."""
+    log_dir, _ = sweep_logs
+    copy = tmp_path / "logs"
+    shutil.copytree(log_dir, copy)
+    files = sorted(copy.rglob("*.eval"), key=lambda path: path.stat().st_mtime)
+    for age, path in enumerate(files):  # the newest file now looks the oldest
+        os.utime(path, (1_700_000_000 - age, 1_700_000_000 - age))
+    again = build_report(copy, tmp_path / "report", progress=False)
+
+    def rows(folder) -> list[str]:
+        text = (folder / "report.md").read_text(encoding="utf-8")
+        return [line for line in text.splitlines() if line.startswith("| selfdx/")]
+
+    assert rows(again) == rows(report)
+    summary = [line.split(" | ")[:2] for line in rows(report)][: len(MODELS) * len(STRATEGIES)]
+    assert summary == [[f"| {m}", s] for m in sorted(MODELS) for s in STRATEGIES]
 
 
 def test_table_values_equal_inspect_metrics(sweep_logs, report):

@@ -35,6 +35,7 @@ from selfdx.analysis.identity import (
     selfdx_task,
     settings,
 )
+from selfdx.datasets.strategies import STRATEGIES
 from selfdx.errors import SelfdxError
 from selfdx.run_facts import BENCHMARKS, CHECKS, logged_facts, setting_text
 
@@ -323,7 +324,26 @@ def find_runs(log_dir: str | Path) -> tuple[list[Run], list[tuple[str, str]]]:
             reason = f"status {run.status}: rerun or `inspect eval-retry` it"
         skipped.append((name, reason))
     label_runs(runs)
+    runs.sort(key=report_order)
     return runs, skipped
+
+
+def report_order(run: Run) -> tuple:
+    """Where a run's rows go in every table: by task, model, variant (Safe-Psych's strategies in
+    the paper's order), judge, data and seed; never by when a log file was written, so that the
+    same logs give the same report wherever they are copied."""
+    tasks = (*BENCHMARKS, *CHECKS)
+    strategy = STRATEGIES.index(run.variant) if run.variant in STRATEGIES else len(STRATEGIES)
+    return (
+        tasks.index(run.benchmark) if run.benchmark in tasks else len(tasks),
+        run.model,
+        strategy,
+        run.variant,
+        run.judge or "",
+        run.dataset,
+        -1 if run.seed is None else run.seed,
+        run.path,
+    )
 
 
 def score_values(sample: EvalSample, scorer: str) -> dict[str, float]:
