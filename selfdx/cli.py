@@ -115,14 +115,15 @@ def cmd_annotation_sample(args: argparse.Namespace) -> int:
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
+    from selfdx.arguments import listed
     from selfdx.sweep import parse_shard, run_sweep
 
-    variants: list[Any] | None = args.strategies.split(",") if args.strategies else None
+    variants: list[Any] | None = listed("--strategies", args.strategies or None)
     if args.types:
         # the same values as the task's `types`: 1, 2, 3, 4, 4a, 4b (checked by the task)
-        variants = [int(t) if t.strip().isdigit() else t.strip() for t in args.types.split(",")]
+        variants = [int(t) if t.isdigit() else t for t in listed("--types", args.types) or []]
     ok = run_sweep(
-        models=args.models.split(","),
+        models=listed("--models", args.models) or [],
         log_dir=args.log_dir,
         benchmark=args.benchmark,
         variants=variants,
