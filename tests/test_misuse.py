@@ -213,6 +213,25 @@ def test_sweep_takes_the_types_the_task_takes(tmp_path, capsys):
     assert "types: '4c' is not a MentalBench type" in capsys.readouterr().err
 
 
+def test_sweep_lists_allow_spaces_and_refuse_an_empty_list(tmp_path, capsys):
+    lists = ["--models", "selfdx/keyword, selfdx/eager",
+             "--strategies", "structured_actions, full_info_no_abstention"]  # fmt: skip
+    code = main(["sweep", *lists, "--grader", "selfdx/rules-judge", "--limit", "2",
+                 "--display", "none", "--log-dir", str(tmp_path / "ok")])  # fmt: skip
+    assert code == 0
+    logs = [read_eval_log(str(p), header_only=True) for p in (tmp_path / "ok").glob("*.eval")]
+    runs = {(log.eval.model, log.eval.task_args["strategy"]) for log in logs}
+    assert runs == {
+        (model, strategy)
+        for model in ("selfdx/keyword", "selfdx/eager")
+        for strategy in ("structured_actions", "full_info_no_abstention")
+    }
+    code = main(["sweep", "--models", " , ", "--log-dir", str(tmp_path / "empty")])
+    assert code == 2
+    assert "--models: the list is empty" in capsys.readouterr().err
+    assert not (tmp_path / "empty").exists()
+
+
 def test_sweep_without_a_judge_is_refused_before_running(tmp_path, capsys):
     code = main(["sweep", "--models", "selfdx/keyword", "--log-dir", str(tmp_path / "s")])
     assert code == 2
