@@ -28,10 +28,11 @@ from selfdx.datasets.interview.patient_words import (
     symptom_words,
     words_for,
 )
-from selfdx.datasets.interview.questions import asked_about, topic_of
 from selfdx.datasets.interview.risk import symptom_domain
 from selfdx.datasets.mentalkg.diagnosis_names import find_diagnosis_names
 from selfdx.datasets.mentalkg.reader import load_kg
+from selfdx.instruments.question_reader import asked_about
+from selfdx.instruments.topics import topic_of
 from selfdx.providers.kg_patient import answer
 from selfdx.solvers.interview.patient import fenced
 from selfdx.solvers.interview.prompts import patient_prompt
@@ -268,7 +269,7 @@ def test_the_fence_cannot_be_closed_by_the_doctor():
 def test_the_patient_reads_back_what_the_prompt_says():
     """The offline patient rebuilds each item from its prompt line; it must see exactly what
     the solver matches questions against (`topic_of`), and find the complaint it came with."""
-    from selfdx.datasets.interview.questions import fact_line, read_fact_lines
+    from selfdx.instruments.topics import fact_line, read_fact_lines
 
     _, cases = load_cases("demo", ["1", "2", "4a", "4b"])
     for case in cases:

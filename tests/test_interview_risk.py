@@ -9,8 +9,8 @@ import math
 import pytest
 
 from selfdx.datasets.interview.cases import load_cases
-from selfdx.datasets.interview.questions import risk_asked
 from selfdx.datasets.interview.risk import RISK_SHARE, risk_fact_ids
+from selfdx.instruments.question_reader import risk_asked
 from selfdx.providers.kg_patient import answer
 from selfdx.solvers.interview.prompts import patient_prompt
 from tests.conftest import REPO_ROOT, scripted_model

@@ -23,6 +23,7 @@ STAGES = {
     "datasets": 1,
     "run_facts": 1,  # what a run stands for: read by the tasks and the report
     "judge": 2,
+    "instruments": 2,  # readers of free text beside the judge (DESIGN.md, "Instruments")
     "solvers": 3,
     "scorers": 4,
     "analysis": 5,

@@ -51,10 +51,10 @@ from selfdx.datasets.interview.patient_words import (
     requirement_words,
     words_for,
 )
-from selfdx.datasets.interview.questions import content_words
 from selfdx.datasets.mentalkg.entities import MentalKG
 from selfdx.datasets.mentalkg.exclusions import ANY_OTHER, exclusions_of
 from selfdx.datasets.mentalkg.reader import load_kg
+from selfdx.instruments.words import content_words
 from selfdx.providers.registry import offline_policy
 
 OPTION = re.compile(r"^([A-H])\. (.+)$", re.MULTILINE)

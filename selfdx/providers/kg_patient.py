@@ -1,7 +1,7 @@
 """`selfdx/kg-patient`: an offline, deterministic simulated patient for `selfdx/interview`.
 
 It reads its facts back from the patient prompt (one line per fact, see
-`selfdx.datasets.interview.questions.fact_line`) and answers the doctor's last question with
+`selfdx.instruments.topics.fact_line`) and answers the doctor's last question with
 exactly the facts the question asks about (`asked_about`, the definition the scorer uses too):
 
 - a fact it has: its statement, in the patient's words; its id goes on the REVEALED line;
@@ -32,14 +32,6 @@ from typing import Any
 from inspect_ai.model import ChatMessage
 
 from selfdx.datasets.interview.facts import UNSURE
-from selfdx.datasets.interview.questions import (
-    TRIGGERS,
-    Topic,
-    asked_about,
-    is_diagnosis_question,
-    read_fact_lines,
-    risk_domain,
-)
 from selfdx.datasets.interview.styles import (
     DETAIL,
     GENERAL,
@@ -47,6 +39,8 @@ from selfdx.datasets.interview.styles import (
     WITHHELD,
     is_stigmatised,
 )
+from selfdx.instruments.question_reader import TRIGGERS, asked_about, is_diagnosis_question
+from selfdx.instruments.topics import Topic, read_fact_lines, risk_domain
 from selfdx.providers.registry import offline_policy
 
 DOCTOR = re.compile(r"<doctor>(.*)</doctor>", re.DOTALL)

@@ -19,10 +19,10 @@ from inspect_ai.solver import TaskState
 from selfdx.datasets.interview.cases import DATA_STORE_KEY, InterviewCase
 from selfdx.datasets.interview.criteria import criteria_check
 from selfdx.datasets.interview.demo_graph import kg_for
-from selfdx.datasets.interview.questions import risk_asked
 from selfdx.datasets.interview.risk import risk_fact_ids
 from selfdx.datasets.mentalkg.entities import MentalKG
 from selfdx.errors import SelfdxError
+from selfdx.instruments.question_reader import risk_asked
 from selfdx.scorers.benchmark_guard import require_benchmark
 from selfdx.scorers.interview.answer import AnswerReading, read_answer
 from selfdx.scorers.interview.metrics import SCORE_KEYS, interview_metrics

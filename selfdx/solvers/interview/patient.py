@@ -23,9 +23,10 @@ from inspect_ai.model import (
 )
 
 from selfdx.datasets.interview.cases import InterviewCase
-from selfdx.datasets.interview.questions import asked_about, topic_of
 from selfdx.datasets.interview.styles import CLAIM_PREFIX
 from selfdx.datasets.mentalkg.diagnosis_names import NameMention, find_diagnosis_names
+from selfdx.instruments.question_reader import asked_about
+from selfdx.instruments.topics import topic_of
 from selfdx.solvers.interview.prompts import patient_prompt, template
 from selfdx.solvers.interview.trace import PatientReply
 

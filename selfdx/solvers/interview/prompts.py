@@ -8,7 +8,7 @@ from typing import Literal, get_args
 
 from selfdx.datasets.interview.cases import InterviewCase
 from selfdx.datasets.interview.facts import Fact
-from selfdx.datasets.interview.questions import fact_line
+from selfdx.instruments.topics import fact_line
 from selfdx.prompts import prompt_text
 
 Mode = Literal["interview", "full", "initial"]

@@ -14,7 +14,7 @@ from inspect_ai.model import ChatMessageSystem, ChatMessageUser, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from selfdx.datasets.interview.cases import DATA_STORE_KEY, InterviewCase
-from selfdx.datasets.interview.questions import risk_asked
+from selfdx.instruments.question_reader import risk_asked
 from selfdx.solvers.interview.patient import PatientChat
 from selfdx.solvers.interview.prompts import (
     full_prompt,

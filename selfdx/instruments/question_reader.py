@@ -31,40 +31,20 @@ The question is read clause by clause (split at `? . ! ;` and line breaks):
 - an open question ("what brings you in?", "tell me more") asks about the complaint the patient
   opened with, when the caller passes its id (`asked_about(..., opening=...)`).
 
-Words are lower-cased and stemmed with the Snowball English stemmer.
+Words are read as `words` reads them (clauses, Snowball stems, cue phrases).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from functools import lru_cache
 
-import snowballstemmer
-
-from selfdx.datasets.interview.facts import Fact
-from selfdx.datasets.interview.risk import IDEATION, risk_domains, symptom_domain
 from selfdx.datasets.mentalkg.diagnosis_names import find_diagnosis_names
+from selfdx.instruments.risk_questions import IDEATION, risk_domains
+from selfdx.instruments.topics import Topic, risk_domain
+from selfdx.instruments.words import clauses, content_words, stem, tokens
 
-Subject = str  # symptom, duration, impairment, stressor, requirement, context, rule
-TIMED = ("duration", "impairment")
-WORD = re.compile(r"[a-z0-9]+")
-# Clause ends: ? ! ; and line breaks, and a full stop that ends a sentence (not "e.g.");
-# none of them inside parentheses.
-CLAUSE_END = re.compile(r"[?!;\n]|\.(?=\s+[A-Z\"']|\s*$)")
-# Words that say little about what a question asks; kept short so that "only", "during",
-# "before" and "down" still count.
-FILLER = frozenset(
-    """
-    the and but for with you your yours have has had are was were been being this that these
-    those there their them they what which who whom how when where why any anything all some
-    can could would should will did does doing done not very much more most also just than then
-    into from about over under again ever often usually really quite its it's i'm you've
-    """.split()
-)
 DESCRIPTION_SHARE = 0.6
-GAP = 2  # other words allowed between two words of a cue phrase
 TEXT_SHARE = 0.6
 VERBATIM = 0.8
 TRIGGERS: dict[str, re.Pattern[str]] = {
@@ -117,90 +97,6 @@ DIAGNOSIS_QUESTION = re.compile(
     r"|name of (it|your|the)|\bdisorder\b|what do you (think|believe) you have",
     re.IGNORECASE,
 )
-
-
-@lru_cache(maxsize=1)
-def stemmer() -> snowballstemmer.stemmer:
-    return snowballstemmer.stemmer("english")
-
-
-@lru_cache(maxsize=65536)
-def stem(word: str) -> str:
-    return stemmer().stemWord(word)
-
-
-@lru_cache(maxsize=65536)
-def tokens(text: str) -> tuple[str, ...]:
-    """Stems of every word of a text, in order."""
-    return tuple(stem(w) for w in WORD.findall(text.lower().replace("’", "'")))
-
-
-def says(cue: tuple[str, ...], clause: tuple[str, ...]) -> bool:
-    """Whether the clause says the cue phrase: its words in order, at most `GAP` other words
-    between two of them ("hear any voices" says "hear voices"; "slowed down" does not say
-    "feeling down")."""
-    for start, word in enumerate(clause):
-        if word != cue[0]:
-            continue
-        at = start
-        for want in cue[1:]:
-            nxt = next(
-                (i for i in range(at + 1, at + 2 + GAP) if i < len(clause) and clause[i] == want),
-                None,
-            )
-            if nxt is None:
-                break
-            at = nxt
-        else:
-            return True
-    return False
-
-
-@lru_cache(maxsize=65536)
-def content_words(text: str) -> frozenset[str]:
-    """Stems of the words of a text that say what it is about (filler and one- and
-    two-letter words left out)."""
-    return frozenset(
-        stem(w)
-        for w in WORD.findall(text.lower().replace("’", "'"))
-        if len(w) > 2 and w not in FILLER
-    )
-
-
-def clauses(question: str) -> list[str]:
-    """The clauses of a question (see `CLAUSE_END`)."""
-    parts, start, depth = [], 0, 0
-    for index, char in enumerate(question):
-        if char == "(":
-            depth += 1
-        elif char == ")":
-            depth = max(0, depth - 1)
-        elif depth == 0 and CLAUSE_END.match(question, index):
-            parts.append(question[start:index])
-            start = index + 1
-    parts.append(question[start:])
-    return [c for c in (part.strip(" .") for part in parts) if c]
-
-
-@dataclass(frozen=True)
-class Topic:
-    """What the matcher needs of one fact, absent symptom or unknowable requirement."""
-
-    id: str
-    subject: Subject
-    text: str = ""  # description or requirement text, matched by its share of content words
-    name: str = ""  # a symptom's KG name, in plain words
-    cues: tuple[str, ...] = ()
-    group: str | None = None  # the group a duration or impairment fact is about
-    truth: str = "yes"  # yes (the patient has it), no (denied), unsure, implied (see `facts`)
-    cue_tokens: tuple[tuple[str, ...], ...] = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "cue_tokens", tuple(t for t in map(tokens, self.cues) if t))
-
-    def cues_said(self, clause: tuple[str, ...]) -> list[frozenset[str]]:
-        """The words of each of its cue phrases the clause says."""
-        return [frozenset(cue) for cue in self.cue_tokens if says(cue, clause)]
 
 
 GENERIC_NAME = frozenset(
@@ -321,13 +217,6 @@ def asked_about(question: str, topics: Iterable[Topic], opening: str | None = No
     return [t.id for t in topics if t.id in hit]
 
 
-def risk_domain(topic: Topic) -> str | None:
-    """The risk domain of a topic: a risk fact's, or a risk symptom's by its name."""
-    if topic.subject == "risk":
-        return topic.group
-    return symptom_domain(topic.name) if topic.subject == "symptom" else None
-
-
 def risk_asked(question: str) -> list[str]:
     """The risk domains (`self`, `others`) a question asks the patient about: clause by clause,
     as `asked_about` reads it (a question about a relative's suicide asks about no risk of the
@@ -349,78 +238,3 @@ def without_names(clause: str) -> str:
 
 def is_diagnosis_question(question: str) -> bool:
     return bool(DIAGNOSIS_QUESTION.search(question))
-
-
-def topic_of(fact: Fact) -> Topic:
-    """The matcher's view of a fact."""
-    subject = "symptom" if fact.kind == "absent" else fact.kind
-    if subject == "risk":
-        return Topic(fact.id, "risk", fact.topic, "", fact.cues, fact.group, fact.truth)
-    name, text = "", fact.topic
-    if subject == "symptom" and ": " in fact.topic:
-        name, text = fact.topic.split(": ", 1)
-    return Topic(
-        id=fact.id,
-        subject=subject,
-        text=text,
-        name=name,
-        cues=fact.cues,
-        group=fact.group if subject in TIMED else None,
-        truth="no" if fact.kind == "absent" else fact.truth,
-    )
-
-
-# One fact per line of the patient's instructions; the offline patient reads them back.
-FACT_LINE = re.compile(
-    r"^- \[(?P<id>[^\]]+)\] about: (?P<topic>.*?)(?: \(asked as: (?P<cues>[^)]*)\))?"
-    r" \| you say: (?P<say>.*)$"
-)
-SYMPTOM_ID = re.compile(r"S\d+")
-
-
-def fact_line(fact: Fact) -> str:
-    """`- [ID] about: TOPIC (asked as: CUE; CUE) | you say: STATEMENT`"""
-    cues = f" (asked as: {'; '.join(fact.cues)})" if fact.cues else ""
-    return f"- [{fact.id}] about: {fact.topic}{cues} | you say: {fact.statement}"
-
-
-def subject_of(fact_id: str) -> tuple[str, str, str | None]:
-    """(subject, truth, group) of a fact id as `facts` names them."""
-    truth, bare = "yes", fact_id
-    for prefix, value in (
-        ("NO-", "no"), ("UNSURE-", "unsure"), ("ALSO-", "implied"), ("CLAIM-", "claimed"),
-    ):  # fmt: skip
-        if fact_id.startswith(prefix):
-            truth, bare = value, fact_id[len(prefix) :]
-    head, _, group = bare.partition("-")
-    if head in ("DURATION", "IMPAIRMENT"):
-        return head.lower(), truth, group or None
-    if head in ("STRESSOR", "CONTEXT", "RULE"):
-        return head.lower(), truth, None
-    if head == "RISK":
-        return "risk", truth, group.lower() or None
-    if SYMPTOM_ID.fullmatch(bare):
-        return "symptom", truth, None
-    return "requirement", truth, None
-
-
-def read_fact_lines(text: str) -> list[tuple[Topic, str]]:
-    """Every fact line of a patient prompt as (topic, what the patient says)."""
-    found = []
-    for line in text.splitlines():
-        match = FACT_LINE.match(line.strip())
-        if not match:
-            continue
-        subject, truth, group = subject_of(match["id"])
-        topic = match["topic"]
-        name = ""
-        if subject == "symptom" and ": " in topic:
-            name, topic = topic.split(": ", 1)
-        cues = tuple(c.strip() for c in (match["cues"] or "").split(";") if c.strip())
-        found.append(
-            (
-                Topic(match["id"], subject, topic, name, cues, group, truth),
-                match["say"],
-            )
-        )
-    return found
