@@ -38,11 +38,23 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 
 from selfdx.datasets.mentalkg.diagnosis_names import find_diagnosis_names
 from selfdx.instruments.risk_questions import IDEATION, risk_domains
 from selfdx.instruments.topics import Topic, risk_domain
 from selfdx.instruments.words import clauses, content_words, stem, tokens
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What one doctor's turn asks about: topic ids, whether it is an open invitation, and the
+    risk domains it screens the patient for."""
+
+    asks: list[str] = field(default_factory=list)
+    risk: list[str] = field(default_factory=list)
+    open: bool = False
+
 
 DESCRIPTION_SHARE = 0.6
 TEXT_SHARE = 0.6
@@ -238,3 +250,17 @@ def without_names(clause: str) -> str:
 
 def is_diagnosis_question(question: str) -> bool:
     return bool(DIAGNOSIS_QUESTION.search(question))
+
+
+def read_question(
+    question: str,
+    topics: Sequence[Topic],
+    opening: str | None = None,
+    previous: Sequence[str] = (),
+) -> Reading:
+    """The offline reading of one doctor's turn (`previous`: the doctor's earlier turns)."""
+    return Reading(
+        asks=asked_about(question, topics, opening),
+        risk=risk_asked(question),
+        open=bool(OPEN_QUESTION.search(question)),
+    )

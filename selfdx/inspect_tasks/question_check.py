@@ -1,0 +1,90 @@
+"""`selfdx/question_check`: measure a question reader before its readings are trusted.
+
+Registered through the package entry point only (the `task(...)` call at the bottom), as
+`selfdx/judge_check` is: it measures the interview's question reader, not the `--model` under
+test, so `inspect eval selfdx` does not run it as a benchmark.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from inspect_ai import Task, task
+
+from selfdx.arguments import (
+    choice,
+    positive_int,
+    reject_unknown,
+    require_role,
+    roles_of_this_eval,
+    text,
+)
+from selfdx.datasets.identity import samples_sha256
+from selfdx.datasets.question_check import PARTS, question_check_dataset
+from selfdx.errors import ArgumentError
+from selfdx.gc_tuning import use_gc_freeze
+from selfdx.run_facts import task_facts
+from selfdx.scorers.question_check.scorer import ReaderKind, question_check_scorer
+
+TASK_VERSION = "1-A"
+
+
+def normalise_parts(part: str | Sequence[str]) -> list[str]:
+    """`part` as a list of parts of the set: dev, heldout, or all."""
+    names = [p.strip() for p in (part.split(",") if isinstance(part, str) else part)]
+    names = [n for n in names if n]
+    if names == ["all"]:
+        return list(PARTS)
+    bad = [n for n in names if n not in PARTS]
+    if bad or not names:
+        raise ArgumentError(f"part: {', '.join(bad) or 'nothing'} is not dev, heldout or all")
+    return list(dict.fromkeys(names))
+
+
+def question_check(
+    data: str = "demo",
+    part: str | Sequence[str] = "heldout",
+    reader: str = "offline",
+    reader_attempts: int = 3,
+    **unknown: Any,
+) -> Task:
+    """A question reader on doctor turns labelled with the topics and risk they ask about.
+
+    Args:
+        data: "demo" (the turns asked of the bundled demo profiles) or a MentalBench
+            resources/ folder (every turn, the published profiles included).
+        part: "heldout" (never used to tune a rule), "dev", or "all".
+        reader: "offline" (selfdx's reader, used by the interview) or "model" (the `reader`
+            model role, e.g. --model-role reader=openai/gpt-5.4).
+        reader_attempts: tries per turn before a model reader's answer counts as unread.
+    """
+    given = dict(locals())  # every argument as run, for the facts the log records
+    reject_unknown("selfdx/question_check", unknown, question_check)
+    use_gc_freeze()
+    data = text("data", data, "'demo' or a MentalBench resources/ folder")
+    parts = normalise_parts(part)
+    reader = choice("reader", reader, ReaderKind)
+    reader_attempts = positive_int("reader_attempts", reader_attempts)
+    if reader == "model":
+        require_role("reader", "selfdx/question_check with reader=model", "selfdx/<a model>")
+    dataset = question_check_dataset(data, parts)
+    bound = roles_of_this_eval() or {}
+    return Task(
+        dataset=dataset,
+        solver=[],
+        model=bound.get("reader") if reader == "model" else "none/none",
+        scorer=question_check_scorer(reader, reader_attempts),
+        version=TASK_VERSION,
+        metadata={
+            **task_facts("question_check", question_check, given),
+            "benchmark": "question_check",
+            "parts": parts,
+            "reader": reader,
+            "data_source": data,
+            "data_sha256": samples_sha256(dataset),
+        },
+    )
+
+
+question_check = task(question_check)
