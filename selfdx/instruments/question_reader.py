@@ -41,7 +41,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from selfdx.datasets.mentalkg.diagnosis_names import find_diagnosis_names
-from selfdx.instruments.risk_questions import IDEATION, risk_domains
+from selfdx.instruments.paraphrase import plain_words
+from selfdx.instruments.risk_questions import risk_domains, self_harm_asked
 from selfdx.instruments.topics import Topic, risk_domain
 from selfdx.instruments.words import clauses, content_words, stem, tokens
 
@@ -73,7 +74,17 @@ TRIGGERS: dict[str, re.Pattern[str]] = {
         r"|stop(ped|ping)? you (from|doing)|keep(ing)? up with|\bfunction|day[- ]to[- ]day"
         r"|daily life|everyday life|manage (at|your|with|things|day)|cop(e|ing) (at|with) "
         r"(work|school|home|daily|life|things)|how (is|are|has|have|'s)\b[^?]{0,40}\b(work|job"
-        r"|school|stud|home|relationship|family|friend)",
+        r"|school|stud|home|relationship|family|friend)"
+        r"|\b(?:problems?|trouble|difficult\w*|friction|issues?) (?:at|with) (?:home|work|school"
+        r"|your (?:job|wife|husband|partner|family|friends|colleagues|boss))|knock-on|\btoll\b"
+        r"|(?:harder|hard|difficult) (?:with|for) (?:your )?(?:colleagues|clients|family|friends"
+        r"|partner|wife|husband)|landed you in|late for (?:work|school)|time off|(?:losing|lost) "
+        r"(?:a|your) job|(?:get|getting|got|managing|manage) (?:through|on with) (?:your|the) "
+        r"(?:day|shifts?|work|job)|(?:on top of|keeping up with) (?:things|the house|work|bills"
+        r"|your)|what happens (?:with|at) (?:work|home|school)|noticed a difference in how you"
+        r"|(?:can|could) you (?:still )?(?:do|manage|hold down) (?:the|your) job"
+        r"|seeing friends|social life|(?:has|have) (?:it|this|that|they)\b[^?]{0,25}(?:got|gotten"
+        r"|come) in the way",
         re.IGNORECASE,
     ),
     "stressor": re.compile(
@@ -81,10 +92,19 @@ TRIGGERS: dict[str, re.Pattern[str]] = {
         r"|happened (to you|before|just before|then)|\bevents?\b|trauma|accident|assault"
         r"|\bloss\b|bereave|divorce|life change|\bstress|frighten|terrif|go(ne)? through"
         r"|before (this|it|all this|all of this|these|the \w+) (started|began|start|begin)"
-        r"|trigger|set (it|this) off",
+        r"|trigger|set (it|this) off"
+        r"|\b(?:killed|injured|drowned|explosion|disaster|combat|raped"
+        r"|shot at|abused|mugged|robbed)\b",
         re.IGNORECASE,
     ),
 }
+# The parts of life an impairment question names.
+LIFE_AREA = re.compile(
+    r"\b(?:work|job|shifts?|career|school|college|stud(?:y|ies)|home|house|family|relationships?"
+    r"|marriage|friends?|friendships?|social|colleagues?|clients?|day[- ]to[- ]day|daily|life"
+    r"|bills|chores|partner|wife|husband|kids|children)\b",
+    re.IGNORECASE,
+)
 # Questions about other people's health ("family history", "did your father drink?") ask about
 # no fact of the patient; "are you worried about your kids?" still asks about the patient.
 RELATIVE = (
@@ -98,12 +118,36 @@ ILLNESS = (
 OTHERS = re.compile(rf"family history|{RELATIVE}.*{ILLNESS}|{ILLNESS}.*{RELATIVE}", re.I)
 # Open questions: the patient says again what brought them.
 OPEN_QUESTION = re.compile(
-    r"what brings you|what brought you|tell me (more|about (it|this|what|yourself|why))"
-    r"|anything else|how can i help|what('s| is| has)( been)? (going on|bothering you"
-    r"|troubling you|the (problem|matter|trouble))|what seems to be|why (are you|have you come"
-    r"|did you come)|in your own words",
+    r"what(?:'s| has| have| is)? (?:\w+ )?(?:brings?|brought|led|made|makes) you\b"
+    r"|what (?:made|led|prompted) you (?:to )?(?:decide|come|book|seek|get in touch|call)"
+    r"|\bhow(?: are| have|'ve| is|'s| has| were) (?:things|life|you|everything|it all|it been)\b"
+    r"(?: been)?(?: going| doing| treating you)?(?: for you)?(?:,? (?:lately|recently|generally"
+    r"|overall|in general|in yourself|at the moment|these days|since (?:we|I|last)[\w ]*|over the"
+    r"[\w ]*|really|then|so far|today|this week|in the last[\w ]*))*[\s,.?!-]*(?:really)?\W*$"
+    r"|tell me (?:a (?:bit|little) |some more |more |a bit more )?(?:about )?(?:(?:it|that|this"
+    r"|yourself|them|what|how|why|whatever|everything|more|what's|what has)\b|how (?:things|life"
+    r"|you|it))|tell me more|in your own words"
+    r"|(?:what|where) (?:would|do|did) you (?:like|want|wish) to (?:talk|start|begin|discuss|tell"
+    r"|focus|cover)|where (?:shall|should|do|can) (?:we|i) (?:start|begin)"
+    r"|where would you like to (?:start|begin)"
+    r"|anything (?:else\b|(?:that )?(?:we|i) (?:haven't|have not|didn't)"
+    r"|you (?:were hoping|think i should|want to (?:add|tell|mention))|that (?:matters"
+    r"|feels|seems)|(?:on|that's on) your mind|important)|(?:have|did) i miss(?:ed)? anything"
+    r"|\b(?:go on|carry on|i'm listening|i am listening|take your time|say as much|say more)\b"
+    r"|what(?:'s| has| is)(?: been)? (?:happening|going on|on your mind|troubling you|bothering"
+    r" you|the (?:problem|matter|trouble))|what seems to be|how can i help|what can i do for you"
+    r"|why (?:are you|have you come|did you come)",
     re.IGNORECASE,
 )
+# A turn that points back to the one before ("how often does that happen?", "and then?").
+REFERS_BACK = re.compile(
+    r"\b(?:that|this|it|those|these|they|them|then|such|the last one|the same)\b|^\s*and\b",
+    re.IGNORECASE,
+)
+# Words in quotation marks: "..." or “...” (any length), or ‘...’ / '...' of two words or more.
+QUOTED = re.compile(r"[\"“”]([^\"“”\n]{2,160})[\"“”]|(?<!\w)[‘']([^’'\n]+? [^’'\n]+?)[’'](?!\w)")
+QUOTE_SHARE = 0.75
+SELF_DESTRUCTIVE = re.compile(r"self[\s_-]?destruct", re.IGNORECASE)
 DIAGNOSIS_QUESTION = re.compile(
     r"diagnos|what (do you think )?(it|this) is called|what (condition|disorder|illness)"
     r"|name of (it|your|the)|\bdisorder\b|what do you (think|believe) you have",
@@ -172,6 +216,16 @@ def symptoms_in_clause(
     return kept
 
 
+def of_groups(
+    topics: Sequence[Topic], clause: tuple[str, ...], symptoms: Sequence[Topic]
+) -> list[Topic]:
+    """Duration or impairment topics a clause asks about: those of the groups it names (by a
+    group's phrase, else through the symptoms it names), else all of them."""
+    named = [t for t in topics if t.group and t.cues_said(clause)]
+    groups = {s.group for s in symptoms if s.group}
+    return named or [t for t in topics if t.group in groups] or list(topics)
+
+
 def scoped(topics: Sequence[Topic], clause: tuple[str, ...]) -> list[Topic]:
     """Duration or impairment topics a clause asks about: those of the groups it names, else
     all of them."""
@@ -179,31 +233,44 @@ def scoped(topics: Sequence[Topic], clause: tuple[str, ...]) -> list[Topic]:
     return named or list(topics)
 
 
-def asked_about(question: str, topics: Iterable[Topic], opening: str | None = None) -> list[str]:
+def asked_about(
+    question: str,
+    topics: Iterable[Topic],
+    opening: str | None = None,
+    previous: Sequence[str] = (),
+) -> list[str]:
     """The ids of `topics` that `question` asks about, in the order of `topics`; `opening` is
-    the id of the complaint the patient opened with (asked about by an open question)."""
+    the id of the complaint the patient opened with (asked about by an open question);
+    `previous` are the doctor's earlier turns, the last of which a follow-up may point back to."""
     topics = list(topics)
     by_subject: dict[str, list[Topic]] = {}
     for topic in topics:
+        if topic.subject == "symptom" and risk_domain(topic) == "self":
+            continue  # thoughts of death or suicide are asked about by a risk screen only
         by_subject.setdefault(topic.subject, []).append(topic)
-    hit: set[str] = set()
-    if opening is not None and OPEN_QUESTION.search(question):
+    hit = clause_hits(question, by_subject) | quoted(question, topics)
+    if opening is not None and is_open(question, by_subject):
         hit.add(opening)
+    if previous and not hit and not risk_asked(question):
+        hit |= followed_up(question, previous[-1], by_subject)
+    domains = risk_asked(question, previous)
+    hit |= {t.id for t in topics if risk_domain(t) in domains}
+    if "self" in domains and self_harm_asked(question):
+        hit |= {t.id for t in by_subject.get("symptom", []) if SELF_DESTRUCTIVE.search(t.name)}
+    # a risk the patient has is not also denied through a lacked symptom of the same domain
+    had = {risk_domain(t) for t in topics if t.id in hit and t.truth == "yes"} - {None}
+    hit -= {t.id for t in topics if t.truth != "yes" and risk_domain(t) in had}
+    return [t.id for t in topics if t.id in hit]
+
+
+def clause_hits(question: str, by_subject: dict[str, list[Topic]]) -> set[str]:
+    """The ids the clauses of `question` ask about, risk aside (see the module)."""
+    hit: set[str] = set()
     for clause in clauses(question):
         if DIAGNOSIS_QUESTION.search(clause) or OTHERS.search(clause):
             continue  # about the diagnosis, or about someone else: no fact of the patient
-        clause = without_names(clause)
+        clause = plain_words(without_names(clause))
         said, content = tokens(clause), content_words(clause)
-        domains = risk_domains(clause)
-        if domains:  # the risk facts and risk symptoms of those domains, had or lacked; for
-            # risk to self, an act of self-harm asked about reaches only the risk denial
-            thoughts = bool(IDEATION.search(clause))
-            hit |= {
-                t.id
-                for t in topics
-                if risk_domain(t) in domains
-                and (thoughts or risk_domain(t) != "self" or (t.subject, t.truth) == ("risk", "no"))
-            }
         shares = [
             (text_share(t, said, content), t)
             for subject in ("requirement", "context", "rule")
@@ -214,29 +281,76 @@ def asked_about(question: str, topics: Iterable[Topic], opening: str | None = No
             hit |= {t.id for share, t in shares if share == best}
             continue
         found = symptoms_in_clause(by_subject.get("symptom", []), said, content)
+        impaired = TRIGGERS["impairment"].search(clause) and by_subject.get("impairment")
+        if impaired and (LIFE_AREA.search(clause) or not found):
+            # how what it names affects life: its impairment, not the symptoms named again
+            hit |= {t.id for t in of_groups(by_subject["impairment"], said, found)}
+            continue
         hit |= {t.id for t in found}
         if TRIGGERS["duration"].search(clause) and by_subject.get("duration"):
-            hit |= {t.id for t in scoped(by_subject["duration"], said)}
+            hit |= {t.id for t in of_groups(by_subject["duration"], said, found)}
         if found:
             continue
-        if TRIGGERS["impairment"].search(clause) and by_subject.get("impairment"):
-            hit |= {t.id for t in scoped(by_subject["impairment"], said)}
         if TRIGGERS["stressor"].search(clause):
             hit |= {t.id for t in by_subject.get("stressor", [])}
-    # a risk the patient has is not also denied through a lacked symptom of the same domain
-    had = {risk_domain(t) for t in topics if t.id in hit and t.truth == "yes"} - {None}
-    hit -= {t.id for t in topics if t.truth != "yes" and risk_domain(t) in had}
-    return [t.id for t in topics if t.id in hit]
+    return hit
 
 
-def risk_asked(question: str) -> list[str]:
-    """The risk domains (`self`, `others`) a question asks the patient about: clause by clause,
-    as `asked_about` reads it (a question about a relative's suicide asks about no risk of the
-    patient's)."""
+def quoted(question: str, topics: Sequence[Topic]) -> set[str]:
+    """The topics whose patient's words the doctor quotes back ("you said 'nothing can stop
+    it'"): for each quotation, the topics whose statement holds the most of its content words,
+    at least `QUOTE_SHARE` of them."""
+    hit: set[str] = set()
+    for match in QUOTED.finditer(question):
+        words = content_words(match.group(1) or match.group(2))
+        if not words:
+            continue
+        shares = [(len(words & content_words(t.said)) / len(words), t.id) for t in topics if t.said]
+        best = max((share for share, _ in shares), default=0.0)
+        if best >= QUOTE_SHARE:
+            hit |= {i for share, i in shares if share == best}
+    return hit
+
+
+def is_open(question: str, by_subject: dict[str, list[Topic]]) -> bool:
+    """Whether `question` holds an open invitation: a clause that `OPEN_QUESTION` finds and
+    that asks about no topic itself ("tell me more about the worry" is not open)."""
+    return any(
+        OPEN_QUESTION.search(clause.replace("’", "'")) and not clause_hits(clause, by_subject)
+        for clause in clauses(question)
+    )
+
+
+def followed_up(question: str, before: str, by_subject: dict[str, list[Topic]]) -> set[str]:
+    """What a follow-up that points back ("how often does that happen?") asks about: the
+    symptoms the turn before asked about; its duration or its impairment when it asks how long
+    or how it affects life."""
+    earlier = clause_hits(before, by_subject)
+    symptoms = [t for t in by_subject.get("symptom", []) if t.id in earlier]
+    if not symptoms:
+        return set()
+    for kind in ("duration", "impairment"):
+        if TRIGGERS[kind].search(question) and by_subject.get(kind):
+            groups = {t.group for t in symptoms if t.group}
+            chosen = [t for t in by_subject[kind] if t.group in groups]
+            return {t.id for t in chosen or by_subject[kind]}
+    return {t.id for t in symptoms}
+
+
+def risk_asked(question: str, previous: Sequence[str] = ()) -> list[str]:
+    """The risk domains (`self`, `others`) a question screens the patient for, clause by
+    clause (`risk_questions`); a follow-up of a screen in the last of `previous` screens its
+    domains; a clause about the diagnosis or a relative's illness screens nothing."""
     found: set[str] = set()
-    for clause in clauses(question):
-        if not (DIAGNOSIS_QUESTION.search(clause) or OTHERS.search(clause)):
-            found |= set(risk_domains(without_names(clause)))
+    kept = [
+        without_names(c)
+        for c in clauses(question)
+        if not (DIAGNOSIS_QUESTION.search(c) or OTHERS.search(c))
+    ]
+    for clause in kept:
+        found |= set(risk_domains(clause))
+    if not found and kept and previous:
+        found |= set(risk_domains(" ".join(kept), previous))
     return [domain for domain in ("self", "others") if domain in found]
 
 
@@ -260,7 +374,7 @@ def read_question(
 ) -> Reading:
     """The offline reading of one doctor's turn (`previous`: the doctor's earlier turns)."""
     return Reading(
-        asks=asked_about(question, topics, opening),
-        risk=risk_asked(question),
-        open=bool(OPEN_QUESTION.search(question)),
+        asks=asked_about(question, topics, opening, previous),
+        risk=risk_asked(question, previous),
+        open=is_open(question, {"symptom": [t for t in topics if t.subject == "symptom"]}),
     )

@@ -29,6 +29,7 @@ class Topic:
     cues: tuple[str, ...] = ()
     group: str | None = None  # the group a duration or impairment fact is about
     truth: str = "yes"  # yes (the patient has it), no (denied), unsure, implied (see `facts`)
+    said: str = ""  # what the patient says of it, which a doctor may quote back
     cue_tokens: tuple[tuple[str, ...], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -50,7 +51,9 @@ def topic_of(fact: Fact) -> Topic:
     """The matcher's view of a fact."""
     subject = "symptom" if fact.kind == "absent" else fact.kind
     if subject == "risk":
-        return Topic(fact.id, "risk", fact.topic, "", fact.cues, fact.group, fact.truth)
+        return Topic(
+            fact.id, "risk", fact.topic, "", fact.cues, fact.group, fact.truth, fact.statement
+        )
     name, text = "", fact.topic
     if subject == "symptom" and ": " in fact.topic:
         name, text = fact.topic.split(": ", 1)
@@ -60,8 +63,9 @@ def topic_of(fact: Fact) -> Topic:
         text=text,
         name=name,
         cues=fact.cues,
-        group=fact.group if subject in TIMED else None,
+        group=fact.group if subject in (*TIMED, "symptom") else None,
         truth="no" if fact.kind == "absent" else fact.truth,
+        said=fact.statement,
     )
 
 
@@ -114,7 +118,7 @@ def read_fact_lines(text: str) -> list[tuple[Topic, str]]:
         cues = tuple(c.strip() for c in (match["cues"] or "").split(";") if c.strip())
         found.append(
             (
-                Topic(match["id"], subject, topic, name, cues, group, truth),
+                Topic(match["id"], subject, topic, name, cues, group, truth, match["say"]),
                 match["say"],
             )
         )

@@ -80,7 +80,8 @@ def score_values(
     else:
         correct = float(code == case.gold)
     interviewing = trace.mode == "interview" and trace.max_questions > 0
-    asked_risk = any(risk_asked(t.question) for t in trace.turns if t.question is not None)
+    questions = [t.question for t in trace.turns if t.question is not None]
+    asked_risk = any(risk_asked(q, questions[:i]) for i, q in enumerate(questions))
     return {
         "accuracy": correct,
         "criteria_call": criteria_call,

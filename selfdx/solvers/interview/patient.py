@@ -106,11 +106,13 @@ class PatientChat:
         self.known = {f.id.lower(): f.id for f in case.facts}
         self.allowed = allowed_names(case)
         self.topics = [topic_of(f) for f in [*case.facts, *case.absent]]
+        self.questions: list[str] = []  # the doctor's questions so far (a follow-up's context)
 
     async def ask(self, question: str) -> PatientReply | None:
         """The patient's reply to `question`; None when it stays empty after two tries."""
         asked = ChatMessageUser(content=template("patient_turn").format(question=fenced(question)))
-        asked_ids = asked_about(question, self.topics, self.case.complaint)
+        asked_ids = asked_about(question, self.topics, self.case.complaint, self.questions)
+        self.questions.append(question)
         about = [i for i in asked_ids if i in self.facts]
         messages = [*self.messages, asked]
         for attempt in range(1, PATIENT_ATTEMPTS + 1):

@@ -112,7 +112,7 @@ def interview(
                     continue
                 assert patient is not None and parsed.question is not None
                 turn.question = parsed.question
-                turn.risk = risk_asked(parsed.question)
+                turn.risk = risk_asked(parsed.question, patient.questions)
                 answer = await patient.ask(parsed.question)
                 if answer is None:
                     result.stop_reason = InterviewStop.PATIENT_FAILED
