@@ -2,8 +2,9 @@
 
 "Have you cut yourself off from your friends?" asks about withdrawing from people, "dead on your
 feet" about tiredness, "dying to get back to it" about looking forward to things. Each idiom is
-followed by a plain paraphrase (its own words stay) before a clause is matched against a profile's topics (risk is
-read separately, and treats the same idioms as no risk: `risk_questions.NOT_RISK`).
+followed by a plain paraphrase (its own words stay) before a clause is matched against a
+profile's topics (risk is read separately, and treats the same idioms as no risk:
+`risk_questions.NOT_RISK`).
 """
 
 from __future__ import annotations
