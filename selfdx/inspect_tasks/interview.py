@@ -28,7 +28,7 @@ from selfdx.scorers.interview.scorer import interview_scorer
 from selfdx.solvers.interview.prompts import FullText, Mode
 from selfdx.solvers.interview.solver import interview as interview_solver
 
-TASK_VERSION = "1-A"
+TASK_VERSION = "2-A"  # 2: the question reader of selfdx/question_check
 # Each question adds two messages that every later call carries: the work grows with the square
 # of the budget, and a real interview is far shorter.
 MAX_QUESTIONS = 100
@@ -104,10 +104,11 @@ def interview(
         raise ArgumentError(f"data: no interview cases for types {','.join(variants)} in {data!r}")
     budget = max_questions if mode == "interview" else 0
     suffix = len(styles) > 1
+    # each case with every style before the next case, so that `--limit N` runs every style
     samples = [
         case_to_sample(styled_case(kg, c, style), f"@{style}" if suffix else "")
-        for style in styles
         for c in chosen
+        for style in styles
     ]
     return Task(
         dataset=MemoryDataset(samples, name="interview", location=data),

@@ -16,7 +16,6 @@ from selfdx.arguments import (
     choice,
     positive_int,
     reject_unknown,
-    require_role,
     roles_of_this_eval,
     text,
 )
@@ -66,14 +65,17 @@ def question_check(
     parts = normalise_parts(part)
     reader = choice("reader", reader, ReaderKind)
     reader_attempts = positive_int("reader_attempts", reader_attempts)
-    if reader == "model":
-        require_role("reader", "selfdx/question_check with reader=model", "selfdx/<a model>")
+    bound = roles_of_this_eval()
+    if reader == "model" and bound is not None and "reader" not in bound:
+        raise ArgumentError(
+            "selfdx/question_check with reader=model needs a model for the 'reader' role: add "
+            "--model-role reader=<provider/model>, or leave reader=offline"
+        )
     dataset = question_check_dataset(data, parts)
-    bound = roles_of_this_eval() or {}
     return Task(
         dataset=dataset,
         solver=[],
-        model=bound.get("reader") if reader == "model" else "none/none",
+        model=(bound or {}).get("reader") if reader == "model" else None,
         scorer=question_check_scorer(reader, reader_attempts),
         version=TASK_VERSION,
         metadata={

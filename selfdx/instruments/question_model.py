@@ -16,7 +16,9 @@ from selfdx.instruments.topics import Topic
 from selfdx.judge.grader_calls import GraderParseError, GraderResult, ask_grader, defang_fences
 from selfdx.prompts import prompt_text
 
-LINE = re.compile(r"^\s*[*_]*(ASKS|OPEN|RISK)[*_]*\s*:\s*(.*?)\s*$", re.IGNORECASE | re.MULTILINE)
+LINE = re.compile(
+    r"^\s*[*_]*(ASKS|OPEN|RISK)[*_]*\s*:[*_]*\s*(.*?)\s*$", re.IGNORECASE | re.MULTILINE
+)
 NONE = frozenset({"", "none", "-", "n/a", "nothing"})
 
 

@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 
 from selfdx.datasets.mentalkg.diagnosis_names import find_diagnosis_names
 from selfdx.instruments.paraphrase import plain_words
-from selfdx.instruments.risk_questions import risk_domains, self_harm_asked
+from selfdx.instruments.risk_questions import risk_domains, self_harm_asked, without_risk
 from selfdx.instruments.topics import Topic, risk_domain
 from selfdx.instruments.words import clauses, content_words, stem, tokens
 
@@ -257,6 +257,9 @@ def asked_about(
     hit |= {t.id for t in topics if risk_domain(t) in domains}
     if "self" in domains and self_harm_asked(question):
         hit |= {t.id for t in by_subject.get("symptom", []) if SELF_DESTRUCTIVE.search(t.name)}
+        if any(risk_domain(t) == "self" and t.truth == "yes" and t.id in hit for t in topics):
+            # no reply tells a risk and denies self-destructive acts to the same words
+            hit -= {t.id for t in topics if SELF_DESTRUCTIVE.search(t.name) and t.truth != "yes"}
     # a risk the patient has is not also denied through a lacked symptom of the same domain
     had = {risk_domain(t) for t in topics if t.id in hit and t.truth == "yes"} - {None}
     hit -= {t.id for t in topics if t.truth != "yes" and risk_domain(t) in had}
@@ -269,7 +272,7 @@ def clause_hits(question: str, by_subject: dict[str, list[Topic]]) -> set[str]:
     for clause in clauses(question):
         if DIAGNOSIS_QUESTION.search(clause) or OTHERS.search(clause):
             continue  # about the diagnosis, or about someone else: no fact of the patient
-        clause = plain_words(without_names(clause))
+        clause = plain_words(without_risk(without_names(clause)))
         said, content = tokens(clause), content_words(clause)
         shares = [
             (text_share(t, said, content), t)

@@ -36,8 +36,9 @@ _HARM = r"(?:hurt|harm|injur|attack|kill|stab|strangl|beat(?:ing)? up|get(?:ting
 WISH_DEAD = (
     r"better off (?:dead|without (?:you|me)|if you (?:were ?n[o']t|weren't) (?:around|here|alive)"
     r"|not (?:being )?(?:here|around|surviving))",
-    r"(?:not|n't|never) (?:to )?wak(?:e|ing) up",
-    r"(?:go|going) to sleep and (?:not|never)",
+    r"(?:not|n't|never) (?:to )?wak(?:e|ing) up\b(?! (?:before|until|till|in time|on time|early"
+    r"|at|for|when|with|feeling|refreshed|rested)\b)",
+    r"(?:(?:go|going) to )?sleep and (?:not|never) (?:to )?wak\w*(?: up)?",
     r"(?:wish|want|hop|rather|prefer)\w*[^.?!]{0,40}\b(?:dead|die|dying|disappear(?:ed)? (?:for "
     r"good|forever|and never)|not (?:be|being) (?:here|around|alive)|not (?:have )?surviv"
     r"|had ?n[o']t surviv|hadn't surviv|not come out of it)",
@@ -115,6 +116,8 @@ HARM_OTHERS = (
     _HARM + r"\w*(?: or \w+)? " + _OTHER,
     r"(?:want|urge|thought|feel|felt|plan|planning|tempt)\w*[^.?!]{0,30}\b(?:hurt|harm|kill|attack)"
     r"(?:s|ed|ing)?\b(?!\s+(?:yourself|you\b|your\b|myself|themselves))",
+    r"(?:hurt|harm|injur)\w* (?:yourself|you) (?:or|and) (?:anyone|anybody|others|other people"
+    r"|someone|somebody|another person)",
     r"homicid",
     r"revenge|get(?:ting)? back at",
     r"lose it and (?:hurt|hit|harm)",
@@ -227,3 +230,11 @@ def self_harm_asked(question: str) -> bool:
     """Whether `question` asks about an act of self-harm (or an attempt)."""
     kinds = risk_kinds(question)["self"]
     return "self_harm" in kinds or "attempt" in kinds
+
+
+def without_risk(clause: str) -> str:
+    """`clause` with its risk screens taken out, so that the words of a screen ("go to sleep
+    and not wake up") do not also ask about a symptom (sleep)."""
+    for pattern in (*SELF_PATTERNS.values(), *OTHERS_PATTERNS.values()):
+        clause = pattern.sub(" ", clause)
+    return clause

@@ -397,6 +397,22 @@ def profile_case(kg: MentalKG, profile: CaseProfile, source: str, seed: int) -> 
     )
 
 
+def interleaved(cases: list[InterviewCase]) -> list[InterviewCase]:
+    """A fixed order in which every prefix mixes the types and disorders, as MentalBench's
+    items are ordered: the k-th case of each type in turn, and within a type the k-th case of
+    every disorder (or pair) before the next of any. `--limit N` then runs a little of each,
+    where the files' order (Type 1 first, disorder by disorder) would run ADHD alone."""
+    by_variant: dict[str, dict[str, list[InterviewCase]]] = {}
+    for case in cases:
+        by_variant.setdefault(case.variant, {}).setdefault(case.key.split("_")[0], []).append(case)
+    queues = []
+    for groups in by_variant.values():
+        longest = max(len(q) for q in groups.values())
+        queues.append([q[k] for k in range(longest) for q in groups.values() if k < len(q)])
+    longest = max((len(q) for q in queues), default=0)
+    return [q[k] for k in range(longest) for q in queues if k < len(q)]
+
+
 def sampled_cases(
     kg: MentalKG, variants: Sequence[str], n: int, seed: int, source: str = "sampled"
 ) -> list[InterviewCase]:
@@ -431,7 +447,7 @@ def load_cases(
     kg = kg_for(data)
     chosen: list[InterviewCase] = []
     if cases in ("published", "both"):
-        chosen += read_published(kg, path, variants, generator)
+        chosen += interleaved(read_published(kg, path, variants, generator))
     if cases in ("sampled", "both"):
         n = DEFAULT_SAMPLED if n_sampled is None else n_sampled
         chosen += sampled_cases(kg, variants, n, 0 if seed is None else seed)
