@@ -49,6 +49,7 @@ README_SECTIONS = (
     "Interview",
     "Judge check",
     "Patient check",
+    "Question check",
     "Case generation",
     "What the runs cost",
 )

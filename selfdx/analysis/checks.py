@@ -1,4 +1,5 @@
-"""The report's sections for the checks (judge_check, patient_check, mentalbench_generate).
+"""The report's sections for the checks (judge_check, patient_check, question_check,
+mentalbench_generate).
 
 A check's metrics are not all means over samples (a kappa, a macro-F1, a pair consistency), so
 the report shows them as the task computed them, read from each log's header: one column per
@@ -23,6 +24,11 @@ WHAT = {
         "The simulated patient's answers to scripted probes: facts revealed when asked, "
         "denied when absent, kept consistent, no diagnosis said (see docs/patient_check.md). "
         "Model: the patient."
+    ),
+    "question_check": (
+        "The question reader against doctor turns labelled blind: topic and risk precision, "
+        "recall and F1, by part of the set and form of turn (see docs/question_check.md). "
+        "Model: the reader (offline, or the reader role)."
     ),
     "mentalbench_generate": (
         "Checks on the generated cases: length, diagnosis names left out, and the grader's "

@@ -31,6 +31,7 @@ PUBLISHED: dict[str, tuple[int, str]] = {
     "interview": (1725, "the 1,725 published Type 1-2 profiles (the default types)"),
     "judge_check": (1091, "the 1,091 bundled labelled replies"),
     "patient_check": (17240, "the 17,240 probes of the published profiles"),
+    "question_check": (580, "the 580 held-out labelled doctor turns"),
     "mentalbench_generate": (24750, "MentalBench's 24,750 cases, written anew"),
 }
 ROLE_NAMES = {"model": "model under test"}

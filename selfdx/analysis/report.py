@@ -27,6 +27,7 @@ TITLES = {
     "interview": "Interview",
     "judge_check": "Judge check",
     "patient_check": "Patient check",
+    "question_check": "Question check",
     "mentalbench_generate": "Case generation",
     "cost": "What the runs cost",
 }
