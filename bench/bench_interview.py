@@ -35,8 +35,9 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_floor import constant
 from pydantic import TypeAdapter
 
-from selfdx.datasets.interview.cases import case_to_sample, sampled_cases
+from selfdx.datasets.interview.cases import case_to_sample
 from selfdx.datasets.interview.demo_graph import demo_kg
+from selfdx.datasets.interview.loading import sampled_cases
 from selfdx.providers import simulated_latency
 from selfdx.scorers.interview.scorer import interview_scorer
 from selfdx.solvers.interview.solver import interview

@@ -7,12 +7,7 @@ import json
 import pytest
 from conftest import SHARED
 
-from selfdx.datasets.interview.cases import (
-    demographics_from,
-    features_files,
-    load_cases,
-    seed_group_of,
-)
+from selfdx.datasets.interview.cases import demographics_from, seed_group_of
 from selfdx.datasets.interview.criteria import criteria_check
 from selfdx.datasets.interview.demo_graph import demo_kg
 from selfdx.datasets.interview.facts import (
@@ -23,6 +18,7 @@ from selfdx.datasets.interview.facts import (
     stressor_fact,
     symptom_fact,
 )
+from selfdx.datasets.interview.loading import features_files, load_cases
 from selfdx.datasets.mentalbench.sources import find_dataset_dir
 from selfdx.errors import ArgumentError
 from selfdx.inspect_tasks.interview import interview, normalise_types

@@ -9,7 +9,6 @@ from collections import Counter
 import pytest
 from conftest import SHARED
 
-from selfdx.datasets.interview.cases import load_cases
 from selfdx.datasets.interview.criteria import criteria_check
 from selfdx.datasets.interview.facts import (
     Fact,
@@ -18,6 +17,7 @@ from selfdx.datasets.interview.facts import (
     requirement_fact,
     stressor_fact,
 )
+from selfdx.datasets.interview.loading import load_cases
 from selfdx.datasets.mentalkg.exclusions import EXCLUSIONS
 from selfdx.datasets.mentalkg.reader import load_kg
 

@@ -8,7 +8,8 @@ import pytest
 from conftest import SHARED, scripted_model
 from inspect_ai import eval, score
 
-from selfdx.datasets.interview.cases import DATA_STORE_KEY, load_cases
+from selfdx.datasets.interview.cases import DATA_STORE_KEY
+from selfdx.datasets.interview.loading import load_cases
 from selfdx.errors import ArgumentError, SelfdxError
 from selfdx.inspect_tasks.interview import interview
 from selfdx.scorers.interview.scorer import interview_scorer

@@ -12,9 +12,9 @@ import re
 import pytest
 from conftest import SHARED
 
-from selfdx.datasets.interview.cases import load_cases
 from selfdx.datasets.interview.demo_graph import demo_kg
 from selfdx.datasets.interview.facts import UNSURE
+from selfdx.datasets.interview.loading import load_cases
 from selfdx.datasets.interview.patient_words import (
     GROUPS,
     LIFE_CHANGE_ANY,
@@ -253,7 +253,8 @@ def test_no_reply_affirms_and_denies_the_same_thing(kg, published):
                 denied = [i for i in denied if symptom_domain(kg_name(topics, i)) is None]
             assert not (has and denied), (case.id, question, has, denied)
             text, _ = reply_parts(answer(system, question))
-            assert not (has and "No," in text), (case.id, question, text)
+            if not risk_asked(question):  # a screen's denial of a risk is no contradiction
+                assert not (has and "No," in text), (case.id, question, text)
 
 
 def test_same_question_same_answer():

@@ -8,7 +8,7 @@ import math
 
 import pytest
 
-from selfdx.datasets.interview.cases import load_cases
+from selfdx.datasets.interview.loading import load_cases
 from selfdx.datasets.interview.risk import RISK_SHARE, risk_fact_ids
 from selfdx.instruments.question_reader import risk_asked
 from selfdx.providers.kg_patient import answer
@@ -34,7 +34,6 @@ OTHERS = [
     "Do you ever feel like hurting other people?",
     "Have you been getting into fights?",
     "Has there been any violence at home, on your part?",
-    "Do you have access to weapons?",
 ]
 NEITHER = [
     "How has your mood been?",
@@ -56,6 +55,12 @@ def test_questions_about_risk_to_self(question: str) -> None:
 @pytest.mark.parametrize("question", OTHERS)
 def test_questions_about_risk_to_others(question: str) -> None:
     assert risk_asked(question) == ["others"]
+
+
+def test_a_question_about_weapons_screens_both_domains() -> None:
+    """Access to a weapon is a means to harm oneself or someone else (the question-check set
+    is labelled so)."""
+    assert risk_asked("Do you have access to weapons?") == ["self", "others"]
 
 
 @pytest.mark.parametrize("question", NEITHER)

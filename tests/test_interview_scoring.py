@@ -9,7 +9,7 @@ import math
 import pytest
 from conftest import SHARED
 
-from selfdx.datasets.interview.cases import load_cases
+from selfdx.datasets.interview.loading import load_cases
 from selfdx.datasets.mentalkg.reader import load_kg
 from selfdx.prompts import prompt_text
 from selfdx.scorers.interview.answer import read_answer

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 from inspect_ai import eval
 
-from selfdx.datasets.interview.cases import load_cases
+from selfdx.datasets.interview.loading import load_cases
 from selfdx.datasets.interview.styles import (
     GENERAL,
     OVER_REPORT_SHARE,

@@ -8,7 +8,7 @@ import math
 import pytest
 from inspect_ai import eval
 
-from selfdx.datasets.interview.cases import load_cases
+from selfdx.datasets.interview.loading import load_cases
 from selfdx.scorers.interview.answer import read_answer
 from tests.conftest import scripted_model
 

@@ -144,7 +144,7 @@ def test_a_follow_up_of_a_screen_screens_its_domain() -> None:
 
 
 def demo_case(case_id: str):
-    from selfdx.datasets.interview.cases import load_cases
+    from selfdx.datasets.interview.loading import load_cases
 
     _, cases = load_cases("demo", ("1", "2", "3"))
     return next(c for c in cases if c.id == case_id)
@@ -187,7 +187,7 @@ def test_a_quoted_phrase_asks_about_the_fact_it_quotes() -> None:
 def test_the_patient_with_a_plan_answers_a_free_worded_screen_and_not_a_sleep_question() -> None:
     """t1-D013_l021 has a suicide plan (the issue's example): a screen in free wording draws it
     out; a question about sleeping in at weekends does not."""
-    from selfdx.datasets.interview.cases import load_cases
+    from selfdx.datasets.interview.loading import load_cases
     from selfdx.providers.kg_patient import answer
     from selfdx.solvers.interview.prompts import patient_prompt
 

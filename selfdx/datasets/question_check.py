@@ -22,13 +22,13 @@ from typing import Any, Literal
 from inspect_ai.dataset import MemoryDataset, Sample
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from selfdx.datasets.interview.cases import InterviewCase, load_cases
+from selfdx.datasets.interview.cases import InterviewCase
+from selfdx.datasets.interview.loading import load_cases
 from selfdx.datasets.paths import DEMO_DIR
 from selfdx.errors import ArgumentError, SelfdxError
 
 PARTS = ("dev", "heldout")
 PART_FILES = {part: DEMO_DIR / f"question_check_{part}.jsonl" for part in PARTS}
-DOMAINS = ("self", "others")
 RISK_KINDS = (
     "wish_dead", "active_thoughts", "method", "intent", "plan", "preparation", "attempt",
     "self_harm", "safety", "harm_thoughts", "harm_plan", "violence", "means_access",

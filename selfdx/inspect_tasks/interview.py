@@ -17,7 +17,8 @@ from pydantic import Field
 
 from selfdx.arguments import checked, choice, positive_int, reject_unknown, text
 from selfdx.datasets.identity import samples_sha256
-from selfdx.datasets.interview.cases import case_to_sample, load_cases
+from selfdx.datasets.interview.cases import case_to_sample
+from selfdx.datasets.interview.loading import load_cases
 from selfdx.datasets.interview.styles import normalise_styles, styled_case
 from selfdx.datasets.mentalbench.filters import normalise_types as mentalbench_types
 from selfdx.datasets.mentalbench.schema import AnswerFormat, Generator

@@ -15,7 +15,7 @@ from inspect_ai.dataset import MemoryDataset
 
 from selfdx.arguments import NonNegativeInt, checked, reject_unknown, text
 from selfdx.datasets.identity import samples_sha256
-from selfdx.datasets.interview.cases import load_cases
+from selfdx.datasets.interview.loading import load_cases
 from selfdx.datasets.interview.probes import probe_samples
 from selfdx.datasets.interview.styles import normalise_styles, styled_case
 from selfdx.errors import ArgumentError

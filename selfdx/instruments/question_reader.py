@@ -42,7 +42,12 @@ from dataclasses import dataclass, field
 
 from selfdx.datasets.mentalkg.diagnosis_names import find_diagnosis_names
 from selfdx.instruments.paraphrase import plain_words
-from selfdx.instruments.risk_questions import risk_domains, self_harm_asked, without_risk
+from selfdx.instruments.risk_questions import (
+    acts_only,
+    risk_domains,
+    self_harm_asked,
+    without_risk,
+)
 from selfdx.instruments.topics import Topic, risk_domain
 from selfdx.instruments.words import clauses, content_words, stem, tokens
 
@@ -222,7 +227,7 @@ def of_groups(
     """Duration or impairment topics a clause asks about: those of the groups it names (by a
     group's phrase, else through the symptoms it names), else all of them."""
     named = [t for t in topics if t.group and t.cues_said(clause)]
-    groups = {s.group for s in symptoms if s.group}
+    groups = {s.episode for s in symptoms if s.episode}
     return named or [t for t in topics if t.group in groups] or list(topics)
 
 
@@ -264,6 +269,16 @@ def asked_about(
     had = {risk_domain(t) for t in topics if t.id in hit and t.truth == "yes"} - {None}
     hit -= {t.id for t in topics if t.truth != "yes" and risk_domain(t) in had}
     return [t.id for t in topics if t.id in hit]
+
+
+def told_about(question: str, asked: Sequence[str], topics: Sequence[Topic]) -> list[str]:
+    """Of the ids `question` asks about, those a patient answers: all of them, except that a
+    question about acts of self-harm alone ("have you ever cut yourself?") does not draw out
+    the thoughts of death the patient has (it answers the act, and denies one it has not done)."""
+    if not acts_only(question):
+        return list(asked)
+    had = {t.id for t in topics if risk_domain(t) == "self" and t.truth == "yes"}
+    return [i for i in asked if i not in had]
 
 
 def clause_hits(question: str, by_subject: dict[str, list[Topic]]) -> set[str]:
@@ -334,7 +349,7 @@ def followed_up(question: str, before: str, by_subject: dict[str, list[Topic]]) 
         return set()
     for kind in ("duration", "impairment"):
         if TRIGGERS[kind].search(question) and by_subject.get(kind):
-            groups = {t.group for t in symptoms if t.group}
+            groups = {t.episode for t in symptoms if t.episode}
             chosen = [t for t in by_subject[kind] if t.group in groups]
             return {t.id for t in chosen or by_subject[kind]}
     return {t.id for t in symptoms}

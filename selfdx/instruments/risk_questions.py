@@ -43,6 +43,8 @@ WISH_DEAD = (
     r"good|forever|and never)|not (?:be|being) (?:here|around|alive)|not (?:have )?surviv"
     r"|had ?n[o']t surviv|hadn't surviv|not come out of it)",
     r"(?:rather|prefer) not (?:to )?(?:be|being) (?:here|around|alive)",
+    r"(?:not|n't|no longer) (?:want|wish|wanting|wishing|wanted)\w* to (?:be alive|live|be here"
+    r"|go on|exist|wake up|carry on)",
     r"not (?:be|being) (?:here|around|alive) any ?more",
     r"(?:wasn't|isn't|not|n't|no longer) worth (?:living|it any ?more|going on)",
     r"(?:life|living)[^.?!]{0,25}\bnot worth",
@@ -100,6 +102,7 @@ SELF_HARM = (
     r"(?:cut|burn|harm|hurt|injure)\w*(?: or \w+)? themselves",
     r"punch\w* walls|head[- ]?bang",
     r"(?:do|did|done|doing) (?:something|anything) to (?:harm |hurt )?yourself",
+    r"self[- ]destructive",  # DSM-5's gloss of the PTSD criterion includes self-injury
     r"(?:cut|burn)(?:s|ing)? or (?:burn|cut|hit)\w* yourself",
 )
 SAFETY = (
@@ -124,6 +127,7 @@ HARM_OTHERS = (
 )
 VIOLENCE = (
     r"(?:been|get|got|getting|be|being) (?:physically )?violent",
+    r"violen\w*[^.?!]{0,30}\bon your part|your (?:own )?violen|violen\w* (?:by|from) you\b",
     r"violent (?:towards?|to|with) ",
     r"physically (?:aggressive|violent)",
     r"(?:physical|any|into|in) (?:fights?|altercations?|scraps?)",
@@ -169,6 +173,7 @@ SUFFERED = re.compile(
     r"|(?:physically |sexually )?(?:hurt|injured|attacked|assaulted|harmed|abused) you\b"
     r"|\b(?:see|saw|seen|seeing|witness\w*|cover\w*|watch\w*|pull\w* out)\b[^.?!]{0,40}\b"
     r"(?:die|died|dying|dead|killed|hurt|violen\w*|death|drowned)"
+    r"|safe (?:at home )?(?:with|around) (?:your |him\b|her\b|them\b)"
     r"|violent (?:crimes?|scenes?|events?|incidents?)|(?:was|were) (?:anyone|anybody|someone)"
     r"[^.?!]{0,10}\b(?:hurt|killed|injured)|(?:anyone|anybody|someone|somebody|friend|relative"
     r"|family|partner|colleague|who)\b[^.?!]{0,40}\b(?:died|killed (?:themselves|himself"
@@ -224,6 +229,14 @@ def risk_domains(question: str, previous: Sequence[str] = ()) -> list[RiskDomain
         before = risk_kinds(previous[-1])
         found = {d for d in DOMAINS if before[d]}
     return [d for d in DOMAINS if d in found]
+
+
+def acts_only(question: str) -> bool:
+    """Whether `question` screens risk to self only by asking about acts of self-harm ("have
+    you ever cut yourself?"): a patient tells its thoughts of death to such a question only
+    when thoughts are asked about too (see `selfdx.providers.kg_patient`)."""
+    kinds = set(risk_kinds(question)["self"])
+    return bool(kinds) and kinds <= {"self_harm"}
 
 
 def self_harm_asked(question: str) -> bool:

@@ -30,6 +30,8 @@ class Topic:
     group: str | None = None  # the group a duration or impairment fact is about
     truth: str = "yes"  # yes (the patient has it), no (denied), unsure, implied (see `facts`)
     said: str = ""  # what the patient says of it, which a doctor may quote back
+    # a symptom's group (for a follow-up's duration); not on the patient's fact lines
+    episode: str | None = field(default=None, compare=False)
     cue_tokens: tuple[tuple[str, ...], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -63,9 +65,10 @@ def topic_of(fact: Fact) -> Topic:
         text=text,
         name=name,
         cues=fact.cues,
-        group=fact.group if subject in (*TIMED, "symptom") else None,
+        group=fact.group if subject in TIMED else None,
         truth="no" if fact.kind == "absent" else fact.truth,
         said=fact.statement,
+        episode=fact.group if subject == "symptom" else None,
     )
 
 

@@ -39,7 +39,12 @@ from selfdx.datasets.interview.styles import (
     WITHHELD,
     is_stigmatised,
 )
-from selfdx.instruments.question_reader import TRIGGERS, asked_about, is_diagnosis_question
+from selfdx.instruments.question_reader import (
+    TRIGGERS,
+    asked_about,
+    is_diagnosis_question,
+    told_about,
+)
 from selfdx.instruments.topics import Topic, read_fact_lines, risk_domain
 from selfdx.providers.registry import offline_policy
 
@@ -66,7 +71,7 @@ def answer(system: str, question: str, earlier: Sequence[str] = ()) -> str:
     truth = {topic.id: topic.truth for topic in topics}
     came = COMPLAINT.search(system)
     opening = came.group(1) if came else None
-    asked = asked_about(question, topics, opening, earlier)
+    asked = told_about(question, asked_about(question, topics, opening, earlier), topics)
     style_line = STYLE.search(system)
     style = style_line.group(1) if style_line else "plain"
     held = withheld(style, asked, {t.id: t for t in topics}, question, earlier, topics, opening)

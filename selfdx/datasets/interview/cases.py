@@ -20,14 +20,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any, Literal
 
 from inspect_ai.dataset import Sample
 from pydantic import BaseModel, ConfigDict
 
 from selfdx.datasets.interview.criteria import criteria_check, needed_fact_ids
-from selfdx.datasets.interview.demo_graph import demo_kg, demo_settings, kg_for
 from selfdx.datasets.interview.facts import (
     Fact,
     Truth,
@@ -48,14 +46,9 @@ from selfdx.datasets.interview.patient_words import (
 )
 from selfdx.datasets.interview.risk import with_risk
 from selfdx.datasets.mentalbench.schema import VARIANTS_PER_SEED
-from selfdx.datasets.mentalbench.sources import find_dataset_dir
 from selfdx.datasets.mentalkg.entities import MentalKG
-from selfdx.datasets.mentalkg.profile_schema import CaseProfile
-from selfdx.datasets.mentalkg.profiles import sample_profiles
-from selfdx.datasets.paths import read_json
-from selfdx.errors import ArgumentError, SelfdxError
+from selfdx.errors import SelfdxError
 
-DEFAULT_SAMPLED = 10  # fresh profiles per type when `n_sampled` is not given
 DATA_STORE_KEY = "selfdx:interview_data"  # sample store: the `data` argument of the run
 Variant = Literal["1", "2", "3", "4a", "4b"]
 DEMOGRAPHICS = re.compile(
@@ -279,179 +272,6 @@ def pair_facts(condition: str | None, rule: str | None) -> list[Fact]:
             Fact(id="RULE", kind="rule", statement=f"This is how it is for me: {rule}", topic=rule)
         )
     return facts
-
-
-def published_case(
-    kg: MentalKG, key: str, record: dict[str, Any], variant: str, generator: str
-) -> InterviewCase:
-    """A case from one record of a published `features/` file."""
-    features = record["features"]
-    answers: list[str] = []
-    code, _, number = key.rpartition("_")
-    if variant in ("1", "2"):
-        sampled = features["question"]["sampled_features"]
-        gold = features["question"]["disease_code"]
-        option = features["option"]
-        criteria = dict(sampled.get("sampled_diagnostic_criteria") or {})
-        narrative = record.get("question")
-        extra: list[Fact] = []
-    else:
-        both = features["question_both"]
-        sampled = both["sampled_features"]
-        criteria = None
-        side = {"3": "both", "4a": "a", "4b": "b"}[variant]
-        gold = both["sub_disease"] if side == "b" else both["main_disease"]
-        if side == "both":
-            answers = [both["main_disease"], both["sub_disease"]]
-        option = features[f"option_{side}"]
-        narrative = record.get(f"question_{side}")
-        rule = None if side == "both" else " ".join(features[f"question_{side}"]["rule"])
-        extra = pair_facts(both.get("additional_condition"), rule)
-    facts = symptom_facts(kg, sampled)
-    facts += group_facts(sampled["sampled_symptom_groups"], criteria) + extra
-    return finish(
-        kg,
-        facts=facts,
-        gold=gold,
-        option_codes=[info["disease_code"] for info in option["options_info"]],
-        id=f"t{variant}-{key}",
-        source="published",
-        variant=variant,
-        key=key,
-        seed_group=seed_group_of(code, number),
-        demographics=demographics_from(narrative),
-        narrative=narrative,
-        answers=answers,
-    )
-
-
-def features_files(dataset_dir: Path, variant: str, generator: str) -> list[Path]:
-    if variant in ("1", "2"):
-        tier = "low" if variant == "1" else "medium"
-        return sorted(dataset_dir.glob(f"{tier}/D*/features/main_{generator}.json"))
-    return sorted(dataset_dir.glob(f"high/D*/D*/features/main_{generator}.json"))
-
-
-def read_published(
-    kg: MentalKG, path: Path, variants: Sequence[str], generator: str
-) -> list[InterviewCase]:
-    dataset_dir = find_dataset_dir(path)
-    if dataset_dir is None:
-        raise ArgumentError(
-            f"data: {str(path)!r} is not a MentalBench resources/ folder (expected "
-            "dataset/low, dataset/medium and dataset/high below it)"
-        )
-    cases = []
-    for variant in variants:
-        files = features_files(dataset_dir, variant, generator)
-        if not files:
-            raise ArgumentError(
-                f"data: no features/main_{generator}.json files for type {variant} under "
-                f"{dataset_dir}"
-            )
-        for file in files:
-            where = file.relative_to(dataset_dir).as_posix()
-            records = read_json(file, f"MentalBench file {where}", SelfdxError)
-            for key, record in records.items():
-                try:
-                    cases.append(published_case(kg, key, record, variant, generator))
-                except (KeyError, TypeError, AttributeError) as exc:
-                    raise SelfdxError(
-                        f"MentalBench file {where}, item {key}: features field {exc} is "
-                        "missing or malformed"
-                    ) from exc
-    return cases
-
-
-def profile_case(kg: MentalKG, profile: CaseProfile, source: str, seed: int) -> InterviewCase:
-    """A case from a sampled `CaseProfile` (variants 1, 2, 4a, 4b)."""
-    groups = {
-        g.name: {"duration": g.duration, "functional_impairment_required": g.functional_impairment}
-        for g in profile.groups
-    }
-    group_of = {code: g.name for g in profile.groups for code in g.symptoms}
-    facts = [symptom_fact(kg, s.code, s.expression, group_of.get(s.code)) for s in profile.symptoms]
-    criteria = None if profile.criteria is None else profile.criteria.as_stated()
-    facts += group_facts(groups, criteria)
-    if profile.pair is not None:
-        pair = profile.pair
-        rule = {"3": None, "4a": pair.rule_main}.get(profile.variant, pair.rule_sub)
-        facts += pair_facts(pair.condition, rule)
-    persona = profile.persona
-    prefix = "demo" if source == "demo" else f"sampled-s{seed}"
-    return finish(
-        kg,
-        facts=facts,
-        gold=profile.target[0],
-        option_codes=list(profile.option_codes),
-        id=f"{prefix}-t{profile.variant}-{profile.key}",
-        source=source,  # type: ignore[arg-type]
-        variant=profile.variant,
-        key=profile.key,
-        seed_group=f"{prefix}-{profile.code.split('-')[0]}-{profile.tier}{profile.seed_index:02d}",
-        answers=list(profile.target) if profile.variant == "3" else [],
-        demographics=(
-            f"a {persona.age}-year-old {persona.gender.lower()} {persona.occupation.lower()} "
-            f"({persona.marital_status.lower()})"
-        ),
-    )
-
-
-def interleaved(cases: list[InterviewCase]) -> list[InterviewCase]:
-    """A fixed order in which every prefix mixes the types and disorders, as MentalBench's
-    items are ordered: the k-th case of each type in turn, and within a type the k-th case of
-    every disorder (or pair) before the next of any. `--limit N` then runs a little of each,
-    where the files' order (Type 1 first, disorder by disorder) would run ADHD alone."""
-    by_variant: dict[str, dict[str, list[InterviewCase]]] = {}
-    for case in cases:
-        by_variant.setdefault(case.variant, {}).setdefault(case.key.split("_")[0], []).append(case)
-    queues = []
-    for groups in by_variant.values():
-        longest = max(len(q) for q in groups.values())
-        queues.append([q[k] for k in range(longest) for q in groups.values() if k < len(q)])
-    longest = max((len(q) for q in queues), default=0)
-    return [q[k] for k in range(longest) for q in queues if k < len(q)]
-
-
-def sampled_cases(
-    kg: MentalKG, variants: Sequence[str], n: int, seed: int, source: str = "sampled"
-) -> list[InterviewCase]:
-    """`n` fresh profiles per variant, one per seed profile, so that they cover `n` disorders
-    (or pairs) rather than five variants of a few."""
-    try:
-        profiles = sample_profiles(kg, list(variants), n, seed, variants_per_seed=1)
-    except ValueError as exc:
-        raise ArgumentError(f"n_sampled: {exc}") from exc
-    return [profile_case(kg, p, source, seed) for p in profiles]
-
-
-def load_cases(
-    data: str,
-    variants: Sequence[str] = ("1", "2"),
-    cases: str = "published",
-    n_sampled: int | None = None,
-    seed: int | None = None,
-    generator: str = "gpt5",
-) -> tuple[MentalKG, list[InterviewCase]]:
-    """The graph and the cases of a run (see the task's arguments). `n_sampled` and `seed`
-    default to 10 and 0, and for the demo to its own settings (4 cases per type, seed 0)."""
-    if data == "demo":
-        kg = demo_kg()
-        settings = demo_settings()
-        n = settings["cases_per_type"] if n_sampled is None else n_sampled
-        chosen_seed = settings["seed"] if seed is None else seed
-        return kg, sampled_cases(kg, variants, n, chosen_seed, source="demo")
-    path = Path(data).expanduser()
-    if not path.exists():
-        raise ArgumentError(f"data: {data!r} does not exist")
-    kg = kg_for(data)
-    chosen: list[InterviewCase] = []
-    if cases in ("published", "both"):
-        chosen += interleaved(read_published(kg, path, variants, generator))
-    if cases in ("sampled", "both"):
-        n = DEFAULT_SAMPLED if n_sampled is None else n_sampled
-        chosen += sampled_cases(kg, variants, n, 0 if seed is None else seed)
-    return kg, chosen
 
 
 def case_to_sample(case: InterviewCase, id_suffix: str = "") -> Sample:

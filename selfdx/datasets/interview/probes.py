@@ -1,7 +1,7 @@
 """The scripted doctor questions of `selfdx/patient_check`, with the right answer known from the
 profile.
 
-For each interview case (`cases.load_cases`), `probes_for` writes one probe of each kind that
+For each interview case (`loading.load_cases`), `probes_for` writes one probe of each kind that
 the profile allows, in this order:
 
 | kind | the question | a faithful patient |

@@ -18,8 +18,9 @@ from typing import Any
 
 from inspect_ai.scorer import Metric, SampleScore, Value, metric
 
+from selfdx.datasets.interview.risk import DOMAINS
+
 KINDS = ("symptom", "duration", "impairment", "stressor", "requirement", "risk")
-DOMAINS = ("self", "others")
 
 
 def ratio(top: int, bottom: int) -> float:

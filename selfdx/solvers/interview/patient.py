@@ -25,7 +25,7 @@ from inspect_ai.model import (
 from selfdx.datasets.interview.cases import InterviewCase
 from selfdx.datasets.interview.styles import CLAIM_PREFIX
 from selfdx.datasets.mentalkg.diagnosis_names import NameMention, find_diagnosis_names
-from selfdx.instruments.question_reader import asked_about
+from selfdx.instruments.question_reader import asked_about, told_about
 from selfdx.instruments.topics import topic_of
 from selfdx.solvers.interview.prompts import patient_prompt, template
 from selfdx.solvers.interview.trace import PatientReply
@@ -112,6 +112,7 @@ class PatientChat:
         """The patient's reply to `question`; None when it stays empty after two tries."""
         asked = ChatMessageUser(content=template("patient_turn").format(question=fenced(question)))
         asked_ids = asked_about(question, self.topics, self.case.complaint, self.questions)
+        asked_ids = told_about(question, asked_ids, self.topics)
         self.questions.append(question)
         about = [i for i in asked_ids if i in self.facts]
         messages = [*self.messages, asked]
