@@ -200,3 +200,83 @@ def test_recall_counts_only_facts_that_were_asked_for(demo):
     assert values["fact_recall"] == pytest.approx(2 / len(case.facts))
     assert values["patient_volunteered"] == len(volunteered)
     assert values["premature"] == 0.0 and values["criteria_call"] == 1.0
+
+
+needs_data = pytest.mark.skipif(not RESOURCES.is_dir(), reason=f"no MentalBench at {RESOURCES}")
+
+
+@pytest.fixture(scope="module")
+def published_all():
+    return load_cases(str(RESOURCES), ("1", "2", "3"))
+
+
+@needs_data
+def test_every_key_named_exactly_is_credited(published_all):
+    """The key's exact MentalKG name, alone in free text, is the answer on every published Type
+    1-2 case; before, a name holding parentheses (5 of the 23) was split there and read as
+    several disorders (375 of 1,725 cases)."""
+    kg, cases = published_all
+    wrong = []
+    for case in (c for c in cases if c.variant in ("1", "2")):
+        for answer in (case.gold_name, f"**{case.gold_name}**"):
+            reading = read_answer(answer, case, kg, "free_text")
+            if reading.code != case.gold:
+                wrong.append((case.id, answer, reading.status))
+    assert wrong == []
+
+
+@needs_data
+def test_every_type_3_key_in_the_prompted_layout_is_credited(published_all):
+    """ "B. <name> and A. <name>", the layout the prompt asks for, the same two names as free
+    text, and a bulleted list, read as the exact set on every published Type 3 case; a "/"
+    inside a name (ADHD) is no hedge."""
+    kg, cases = published_all
+    wrong = []
+    for case in (c for c in cases if c.variant == "3"):
+        letters = [f"{'ABCD'[case.option_codes.index(code)]}. " for code in case.answers]
+        names = [case.option_names[case.option_codes.index(code)] for code in case.answers]
+        layouts = [
+            (
+                " and ".join(
+                    f"{letter}{name}" for letter, name in zip(letters, names, strict=True)
+                ),
+                "letters",
+            ),
+            (
+                "\n".join(f"- {letter}{name}" for letter, name in zip(letters, names, strict=True)),
+                "letters",
+            ),
+            (" and ".join(names), "free_text"),
+            (f"{names[0]} with comorbid {names[1]}", "free_text"),
+        ]
+        for answer, answer_format in layouts:
+            reading = read_answer(answer, case, kg, answer_format)
+            if reading.codes != frozenset(case.answers):
+                wrong.append((case.id, answer, reading.status, reading.reason))
+    assert wrong == [], wrong[:5]
+
+
+@needs_data
+def test_a_set_with_one_member_qualified_is_a_hedge(published_all):
+    kg, cases = published_all
+    case = next(c for c in cases if c.variant == "3")
+    a, b = (case.option_names[case.option_codes.index(code)] for code in case.answers)
+    for answer in (f"{a} and probably {b}", f"{a} and possibly {b}", f"{a} / {b}?"):
+        assert read_answer(answer, case, kg, "free_text").status == "hedged", answer
+
+
+def test_framing_words_around_a_letter_are_read_past(demo):
+    kg, case = demo
+    for answer in ("only A applies", "A is the correct answer", "- A"):
+        reading = read_answer(answer, case, kg, "letters")
+        assert (reading.status, reading.code) == ("named", case.option_codes[0]), answer
+
+
+@pytest.mark.parametrize(
+    "said", ["unclear", "I cannot tell", "can't say", "not clear", "I don't know", "hard to say"]
+)
+def test_an_unsure_criteria_statement_is_cannot_tell(said):
+    from selfdx.solvers.interview.prompts import parse_reply
+
+    assert parse_reply(f"DIAGNOSIS: A\nCRITERIA MET: {said}").criteria == "cannot tell"
+    assert parse_reply("DIAGNOSIS: A\nCRITERIA MET: not met").criteria == "no"

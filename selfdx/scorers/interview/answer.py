@@ -15,7 +15,12 @@ The rule (stated in docs/interview.md):
    the usual synonyms and abbreviations ("PTSD"). One disorder is the answer; two or more is
    an invalid answer.
 4. Type 3 (every option that applies): every option named is the answer, as a set ("A & C",
-   two names); a choice between them ("A or C") is a hedge, invalid as for one option.
+   two names, "X with comorbid Y", a bulleted list); a choice between them ("A or C", "A and
+   probably C", "A / C?") is a hedge, invalid as for one option.
+
+Disorder names are read whole: the parentheses and slash of "Attention-Deficit/Hyperactivity
+Disorder (Combined Presentation)" are part of the name, not a clause break or a hedge. A
+bulleted or numbered list is read as its items joined by "and"; "only A applies" as "A".
 
 An invalid answer is counted (`invalid_answer`) and scored wrong, never credited; an answer
 that names no option at all is `unreadable`.
@@ -40,7 +45,19 @@ NEGATION = re.compile(
     re.IGNORECASE,
 )
 AFTER_NAME = ("excluded", "unlikely", "less likely")
-HEDGE = re.compile(r"\b(?:or|vs\.?|versus|either|possibly|maybe|perhaps)\b|/", re.IGNORECASE)
+HEDGE = re.compile(
+    r"\b(?:or|vs\.?|versus|either|possibly|maybe|perhaps|probabl[ey]|likely|possible|suspected"
+    r"|query|provisional)\b|/|\?",
+    re.IGNORECASE,
+)
+# A bullet or a numbered item of a list: "- ", "* ", "• ", "1. ", "2) " (not "B. ").
+BULLET = re.compile(r"(?:^|\s)(?:[-*•▪]|\d+[.)])\s+(?=\S)")
+# Words around a choice that say nothing about which: "only A applies", "B is correct".
+FRAMING = re.compile(
+    r"\b(?:only|just)\b|\b(?:appl(?:y|ies)|is (?:the )?(?:correct|right)(?: answer| option)?)\b",
+    re.IGNORECASE,
+)
+MASK = "\x00{}\x00"
 
 
 @dataclass(frozen=True)
@@ -69,6 +86,37 @@ def affirmed_part(text: str) -> str:
         if clause:
             kept.append(clause)
     return ", ".join(kept)
+
+
+def listed(text: str) -> str:
+    """A bulleted or numbered list read as its items joined by "and" ("- B. X" then "- A. Y"
+    is "B. X and A. Y"); text without one is kept as it is."""
+    items = [item.strip(" ,;") for item in BULLET.split(text)]
+    items = [item for item in items if item]
+    return " and ".join(items) if len(items) > 1 else (items[0] if items else "")
+
+
+def masked_names(text: str, names: list[str]) -> tuple[str, list[str]]:
+    """`text` with every disorder name in it replaced by a mark (`MASK`), longest first, so that
+    the parentheses, slashes and commas inside a name ("Attention-Deficit/Hyperactivity
+    Disorder (Combined Presentation)") are read as part of it, never as clause breaks or a
+    hedge; and the names replaced, in the order of their marks."""
+    found: list[str] = []
+    for name in sorted(set(names), key=len, reverse=True):
+        if not re.search(r"[(/),]", name):
+            continue
+        pattern = re.compile(re.escape(name), re.IGNORECASE)
+
+        def mark(match: re.Match[str]) -> str:
+            found.append(match.group())
+            return MASK.format(len(found) - 1)
+
+        text = pattern.sub(mark, text)
+    return text, found
+
+
+def unmasked(text: str, names: list[str]) -> str:
+    return re.sub(r"\x00(\d+)\x00", lambda m: names[int(m.group(1))], text)
 
 
 def read_letters(text: str, case: InterviewCase) -> AnswerReading:
@@ -117,18 +165,22 @@ def read_answer(
     case, every option it names (`read_answer_set`)."""
     if not text or not text.strip():
         return AnswerReading(None, "unreadable", "empty answer")
-    kept = affirmed_part(text)
+    names = [d.name for d in kg.disorders.values()] + list(case.option_names)
+    masked, names_at = masked_names(listed(text), names)
+    kept_masked = FRAMING.sub(" ", affirmed_part(masked))
+    kept = " ".join(unmasked(kept_masked, names_at).split())
     if not kept:
         return AnswerReading(None, "unreadable", "only negated or ruled-out names")
     if case.answers:
-        return read_answer_set(kept, case, kg, answer_format)
+        hedged = bool(HEDGE.search(unmasked(kept_masked, ["" for _ in names_at])))
+        return read_answer_set(kept, case, kg, answer_format, hedged)
     if answer_format == "letters":
         return read_letters(kept, case)
     return read_free_text(kept, kg)
 
 
 def read_answer_set(
-    kept: str, case: InterviewCase, kg: MentalKG, answer_format: str
+    kept: str, case: InterviewCase, kg: MentalKG, answer_format: str, hedged: bool | None = None
 ) -> AnswerReading:
     """Type 3: the options an answer names, as a set ("A & C", "A and C", two names). A hedge
     between them ("A or C") is invalid, as for one option; so is a letter that is no option."""
@@ -145,7 +197,7 @@ def read_answer_set(
         codes = frozenset(free_text_codes(kept, kg))
         if not codes:
             return AnswerReading(None, "unreadable", "no MentalKG disorder named")
-    if HEDGE.search(kept) and len(codes) > 1:
+    if (HEDGE.search(kept) if hedged is None else hedged) and len(codes) > 1:
         return AnswerReading(None, "hedged", "a choice between options, not a set")
     first = next(iter(sorted(codes)))
     return AnswerReading(first, "named", f"{len(codes)} option(s) named", codes)

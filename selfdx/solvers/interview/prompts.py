@@ -20,8 +20,10 @@ KEYWORD = re.compile(
     r"^\s*[*_#]*\s*(QUESTION|DIAGNOSIS|DECLINE|CRITERIA\s+MET)\s*[*_]*\s*:\s*[*_]*\s*", re.I | re.M
 )
 CLAIM = re.compile(
-    r"^[\s*_]*(yes|no|true|false|met|not\s+met|cannot\s+tell|can'?t\s+tell|not\s+sure|unsure"
-    r"|uncertain|unknown|undetermined|indeterminate|cannot\s+be\s+determined)\b",
+    r"^[\s*_]*(yes|no|true|false|met|not\s+met|(?:i\s+)?(?:cannot|can'?t|can\s+not|could\s+not"
+    r"|couldn'?t)\s+(?:tell|say|be\s+sure|determine|be\s+determined)|not\s+sure|unsure"
+    r"|uncertain|unclear|not\s+clear|unknown|undetermined|indeterminate|(?:i\s+)?(?:don'?t|do\s+not)"
+    r"\s+know|hard\s+to\s+(?:say|tell)|insufficient(?:\s+information)?)\b",
     re.IGNORECASE,
 )
 CLAIMS = {"yes": "yes", "true": "yes", "met": "yes", "no": "no", "false": "no", "not met": "no"}
