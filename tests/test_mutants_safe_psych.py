@@ -239,3 +239,34 @@ def test_a_case_cut_short_is_excluded_with_the_stop_reason_or_cut_short():
     nothing = case_outcome([], "", meta(), SEQUENTIAL)
     assert known(nothing.values) == {"excluded": 1.0, "judge_echo": 0.0, "judge_format_reply": 0.0}
     assert nothing.excluded_reason == CUT_SHORT
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Dementia in Alzheimer's disease with late onset: G30.1† F00.1*",
+        "**Diagnosis:** G30.1+ / F00.1* (dementia in Alzheimer's disease, late onset)",
+        "Codes: G30.1†, F00.1*",
+    ],
+)
+def test_a_dual_coded_dementia_is_scored_by_its_asterisk_code(reply):
+    """ICD-10's dagger-asterisk convention names the cause first and the mental disorder with
+    the asterisk; the label (a chapter V code) is the asterisk code. Read by the first code
+    alone, a right answer was wrong at every level."""
+    judged = [turn(1, C), turn(2, D, ("G30.1", "F00.1"), reply=reply)]
+    outcome = case_outcome(judged, "Diagnose", meta(gold="F00.1"), SEQUENTIAL)
+    assert outcome.predicted_code == "F00.1"
+    assert outcome.values["accuracy_code"] == 1.0
+    structured = [turn(1, C), turn(2, D, reply=f"DIAGNOSE: {reply}")]
+    assert (
+        case_outcome(structured, "Diagnose", meta(gold="F00.1"), "structured_actions").values[
+            "accuracy_code"
+        ]
+        == 1.0
+    )
+    # without the convention's marks, the first code stays the answer
+    plain = [turn(1, C), turn(2, D, ("G30.1", "F00.1"), reply="G30.1 and F00.1")]
+    assert (
+        case_outcome(plain, "Diagnose", meta(gold="F00.1"), SEQUENTIAL).values["accuracy_group"]
+        == 0.0
+    )

@@ -83,6 +83,27 @@ def extract_codes(text: str | None) -> list[str]:
     return found
 
 
+# ICD-10's dagger-asterisk convention: the cause (G30.1†) written before the manifestation
+# (F00.1*), which is the mental disorder a chapter V label codes.
+DAGGER_ASTERISK = re.compile(
+    r"\b([A-Z]\d{2}(?:\.[0-9A-Z]+)?)\s*[†+]\s*[,/;]?\s*(?:and\s+|with\s+)?"
+    r"([A-Z]\d{2}(?:\.[0-9A-Z]+)?)\s*\*",
+    re.IGNORECASE,
+)
+
+
+def manifestation_code(text: str | None, code: str | None) -> str | None:
+    """The code a diagnosis names: `code`, unless the text writes it as the dagger code of a
+    dagger-asterisk pair (`G30.1† F00.1*`, dementia in Alzheimer's disease), whose asterisk code
+    is the mental disorder (`F00.1`)."""
+    if not text or code is None:
+        return code
+    for match in DAGGER_ASTERISK.finditer(text):
+        if normalize_code(match.group(1)) == normalize_code(code):
+            return normalize_code(match.group(2))
+    return code
+
+
 def category(code: str | None) -> str | None:
     """The 3-character category (`F32.1` -> `F32`), or None if `code` is not ICD-10-shaped."""
     match = CODE_PARTS.match(normalize_code(code))

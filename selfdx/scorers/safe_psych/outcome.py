@@ -29,7 +29,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from selfdx.datasets.behaviour_labels import Action
-from selfdx.datasets.icd10 import extract_codes, match_category, match_full_code, match_group
+from selfdx.datasets.icd10 import (
+    extract_codes,
+    manifestation_code,
+    match_category,
+    match_full_code,
+    match_group,
+)
 from selfdx.datasets.strategies import is_full_info
 from selfdx.judge.behaviour import first_code
 from selfdx.solvers.safe_psych.trace import FINAL_STOPS, Turn
@@ -106,11 +112,15 @@ def timing_of(first_dx: int | None, earliest: int) -> str:
 
 
 def predicted_code(turn: Turn, strategy: str) -> str | None:
-    """The diagnosis code of a Diagnose turn: the judge's first code (the reply's, unjudged)."""
+    """The diagnosis code of a Diagnose turn: the judge's first code (the reply's, unjudged),
+    or, where the reply writes that code as the dagger of a dagger-asterisk pair
+    (`G30.1† F00.1*`), the pair's asterisk code, the mental disorder."""
     if strategy == "structured_actions":
         codes = extract_codes(turn.reply)
-        return codes[0] if codes else None
-    return first_code(turn.icd_codes)
+        code = codes[0] if codes else None
+    else:
+        code = first_code(turn.icd_codes)
+    return manifestation_code(turn.reply, code)
 
 
 def case_outcome(
