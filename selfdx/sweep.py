@@ -23,7 +23,7 @@ from inspect_ai.model import GenerateConfig, get_model
 
 from selfdx.arguments import PositiveInt, checked
 from selfdx.datasets.strategies import STRATEGIES, asks_judge, check_strategy
-from selfdx.errors import ArgumentError
+from selfdx.errors import ArgumentError, warn
 
 
 def sweep_tasks(benchmark: str, variants: list[Any] | None, data: str) -> list[Task]:
@@ -58,9 +58,17 @@ def shard_share(models: list[str], variants: list[Any], shard: tuple[int, int]):
     return pairs[index - 1 :: count]
 
 
+def below(log_dir: str, name: str) -> str:
+    """The folder `name` below `log_dir`, a local path or any fsspec URL (`s3://bucket/x`):
+    a `Path` would join `s3://b/x` into the local folder `s3:/b/x`."""
+    if "://" in log_dir:
+        return f"{log_dir.rstrip('/')}/{name}"
+    return str(Path(log_dir) / name)
+
+
 def shard_log_dir(log_dir: str, shard: tuple[int, int]) -> str:
     """The folder of one shard's eval-set (below the sweep's folder)."""
-    return str(Path(log_dir) / f"shard-{shard[0]}-of-{shard[1]}")
+    return below(log_dir, f"shard-{shard[0]}-of-{shard[1]}")
 
 
 def default_variants(benchmark: str, variants: list[Any] | None) -> list[Any]:
@@ -79,7 +87,7 @@ def needs_judge(benchmark: str, variants: list[Any] | None) -> bool:
 
 def model_log_dir(log_dir: str, model: str) -> str:
     """The sub-directory of one model's eval-set when a sweep runs in several processes."""
-    return str(Path(log_dir) / re.sub(r"[^A-Za-z0-9._-]+", "-", model))
+    return below(log_dir, re.sub(r"[^A-Za-z0-9._-]+", "-", model))
 
 
 def run_sweep(
@@ -107,6 +115,9 @@ def run_sweep(
     spawned, so a script calling this must do so under `if __name__ == "__main__":`.
     """
     checked("processes", processes, PositiveInt, "expected a whole number of at least 1")
+    repeated = sorted({model for model in models if models.count(model) > 1})
+    if repeated:  # a shard would run both copies, and the report pool them as seeds
+        raise ArgumentError(f"--models: {', '.join(repeated)} is listed more than once")
     common = dict(
         benchmark=benchmark,
         variants=variants,
@@ -173,8 +184,13 @@ def run_shard(
     """One shard of the sweep: its (model, variant) tasks, each task bound to its model, as one
     resumable eval-set in `shard_log_dir`. True when they all succeeded (or the share is
     empty)."""
+    tasks_in_all = len(models) * len(default_variants(benchmark, variants))
     share = shard_share(models, default_variants(benchmark, variants), shard)
     if not share:
+        warn(
+            f"shard {shard[0]}/{shard[1]}: no task falls to this shard (the sweep has "
+            f"{tasks_in_all} tasks for {shard[1]} shards); nothing was run"
+        )
         return True
     tasks = [
         task_with(sweep_tasks(benchmark, [variant], data)[0], model=model)

@@ -232,6 +232,25 @@ def test_sweep_lists_allow_spaces_and_refuse_an_empty_list(tmp_path, capsys):
     assert not (tmp_path / "empty").exists()
 
 
+@pytest.mark.parametrize("split", [[], ["--shard", "1/2"], ["--processes", "2"]])
+def test_a_model_listed_twice_is_refused_with_or_without_shards(tmp_path, capsys, split):
+    """Run twice, the copies would be pooled as seeds of one model."""
+    code = main(["sweep", "--models", "selfdx/keyword,selfdx/keyword", "--strategies",
+                 "structured_actions", "--log-dir", str(tmp_path / "s"), *split])  # fmt: skip
+    assert code == 2
+    assert "--models: selfdx/keyword is listed more than once" in capsys.readouterr().err
+    assert not (tmp_path / "s").exists()
+
+
+def test_an_empty_shard_says_so(tmp_path, capsys):
+    code = main(["sweep", "--models", "selfdx/keyword", "--strategies", "structured_actions",
+                 "--log-dir", str(tmp_path / "s"), "--shard", "2/3"])  # fmt: skip
+    assert code == 0
+    assert (
+        "shard 2/3: no task falls to this shard (the sweep has 1 tasks" in capsys.readouterr().err
+    )
+
+
 def test_sweep_without_a_judge_is_refused_before_running(tmp_path, capsys):
     code = main(["sweep", "--models", "selfdx/keyword", "--log-dir", str(tmp_path / "s")])
     assert code == 2

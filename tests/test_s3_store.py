@@ -222,6 +222,30 @@ def test_a_sweep_killed_on_the_store_resumes(store, tmp_path):
     assert sorted(runs.variant) == sorted(after)  # one finished run per strategy reported
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("split", [["--shard", "1/2"], ["--processes", "2"]])
+def test_shards_and_processes_write_to_the_store_not_to_disk(store, tmp_path, split):
+    """A sharded sweep and a multi-process sweep put every log in the bucket: a `Path` join
+    once turned `s3://bucket/x` into a local folder `s3:/bucket/x` and left the bucket empty."""
+    name = "shard" if split[0] == "--shard" else "processes"
+    folder = f"{store['root']}/{name}"
+    command = [
+        sys.executable, "-m", "selfdx.cli", "sweep", "--models", "selfdx/keyword,selfdx/eager",
+        "--display", "none", "--log-dir", folder, "--strategies", "structured_actions",
+        "--limit", "2", *split,
+    ]  # fmt: skip
+    done = subprocess.run(
+        command, env=store["env"], cwd=tmp_path, capture_output=True, text=True,
+        timeout=STEP_TIMEOUT,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    logs = list_eval_logs(folder, recursive=True)
+    expected = 1 if name == "shard" else 2  # shard 1 of 2: one of the two models' tasks
+    assert len(logs) == expected, [log.name for log in logs]
+    assert all(log.name.startswith(folder) for log in logs)
+    assert not list(tmp_path.rglob("*.eval")), "a log was written to the local disk"
+
+
 def test_an_error_on_the_store_names_no_secret(store, tmp_path):
     done = selfdx(store, "report", f"{store['root']}-missing/logs", "--out", str(tmp_path / "r"))
     assert done.returncode != 0
