@@ -18,6 +18,7 @@ from selfdx.analysis.judge_agreement import (
 from selfdx.analysis.logs import find_runs
 from selfdx.analysis.report import build_report
 from selfdx.analysis.safe_psych.export import export_safe_psych
+from selfdx.errors import SelfdxError
 from selfdx.scorers.safe_psych.rejudge import safe_psych_rejudge
 from selfdx.sweep import run_sweep
 from tests.conftest import REPO_ROOT, metric_value, scripted_model
@@ -388,3 +389,20 @@ def test_sweep_rejects_bad_process_settings_before_running(tmp_path, models, pro
         run_sweep(models=models, log_dir=str(tmp_path), processes=processes, display="none")
     assert str(error.value).startswith(message)
     assert not list(tmp_path.iterdir())
+
+
+def test_judge_labels_from_a_json_format_log(keyword_log, tmp_path):
+    """A log written with --log-format json is read as a log (it was read as JSONL labels and
+    crashed with a JSONDecodeError); a JSONL file that is not valid names its line."""
+    from inspect_ai.log import write_eval_log
+
+    _, key = annotation_sample([keyword_log.location], 6, tmp_path)
+    as_json = str(tmp_path / "run.json")
+    write_eval_log(keyword_log, as_json, format="json")
+    from_json = read_judge_labels(as_json, key=str(key))
+    from_eval = read_judge_labels(keyword_log.location, key=str(key))
+    assert from_json.astype(str).values.tolist() == from_eval.astype(str).values.tolist()
+    broken = tmp_path / "judge.jsonl"
+    broken.write_text('{"annotation_id": "a1"}\nnot json\n', encoding="utf-8")
+    with pytest.raises(SelfdxError, match="judge.jsonl: line 2 is not JSON"):
+        read_judge_labels(str(broken))

@@ -5,6 +5,7 @@ export from a mixed folder takes the task's logs and leaves the others out."""
 
 from __future__ import annotations
 
+import json
 import math
 import shutil
 from pathlib import Path
@@ -113,7 +114,10 @@ def test_export_from_a_mixed_folder(tmp_path, capsys):
          limit=2)  # fmt: skip
     assert main(["export", "interview", str(folder), "--out", str(tmp_path / "out")]) == 0
     assert "left out 1 log(s) of other tasks" in capsys.readouterr().err
-    assert (tmp_path / "out" / "transcripts.jsonl").is_file()
+    lines = (tmp_path / "out" / "transcripts.jsonl").read_text(encoding="utf-8").splitlines()
+    # strict JSON: a metric that does not apply is null, never a bare NaN
+    records = [json.loads(line, parse_constant=lambda name: pytest.fail(name)) for line in lines]
+    assert records and any(None in r["scores"].values() for r in records if "scores" in r)
     other = next(p for p in folder.glob("*.eval") if "mentalbench" in p.name)
     shutil.copy(other, tmp_path / "named.eval")
     code = main(["export", "interview", str(tmp_path / "named.eval"), "--out", str(tmp_path / "x")])

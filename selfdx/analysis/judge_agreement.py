@@ -65,6 +65,17 @@ def fleiss(ratings: np.ndarray) -> float:
     return float(fleiss_kappa(table, method="fleiss"))
 
 
+def is_eval_log(path: str) -> bool:
+    """Whether `path` (a `.json` file: Inspect's `--log-format json`) is an Inspect log."""
+    if not path.endswith(".json"):
+        return False
+    try:
+        read_eval_log(path, header_only=True)
+    except Exception:  # not a log: read as judge labels, which names what is wrong
+        return False
+    return True
+
+
 def read_judge_labels(path: str, key: str | None = None) -> pd.DataFrame:
     """Judge labels per annotation_id from a JSONL (reference layout), a key CSV, or a log.
 
@@ -72,14 +83,17 @@ def read_judge_labels(path: str, key: str | None = None) -> pd.DataFrame:
     action}` (or those fields at top level); the key CSV is the one `annotation-sample` writes;
     a log needs that key CSV (`key`) to map annotation ids to turns.
     """
-    if path.endswith((".jsonl", ".json")):
+    if path.endswith((".jsonl", ".json")) and not is_eval_log(path):
         rows = []
         with fsspec.open(path, "r", encoding="utf-8") as handle:  # a file or s3://...
             for number, line in enumerate(handle, start=1):
                 if not line.strip():
                     continue
-                record = json.loads(line)
-                if "annotation_id" not in record:
+                try:
+                    record = json.loads(line)
+                except json.JSONDecodeError as exc:
+                    raise SelfdxError(f"{path}: line {number} is not JSON ({exc.msg})") from exc
+                if not isinstance(record, dict) or "annotation_id" not in record:
                     raise SelfdxError(f"{path}: line {number} has no annotation_id")
                 output = record.get("new_judge_output", record)
                 rows.append(

@@ -435,6 +435,18 @@ def markdown(record: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def json_safe(value: object) -> object:
+    """`value` with every NaN (a metric that does not apply) as null: JSON has no NaN, and
+    Python's `json` would write a bare `NaN` that other readers refuse."""
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, dict):
+        return {k: json_safe(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [json_safe(v) for v in value]
+    return value
+
+
 def export_interview(
     logs: list[str], out_dir: str | Path, force: bool = False, from_folders: Collection[str] = ()
 ) -> list[Path]:
@@ -450,7 +462,7 @@ def export_interview(
     jsonl, md = out / "transcripts.jsonl", out / "transcripts.md"
     with jsonl.open("w", encoding="utf-8") as handle:
         for record in records:
-            handle.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")
+            handle.write(json.dumps(json_safe(record), ensure_ascii=False, default=str) + "\n")
     md.write_text("# Interview transcripts\n\n" + "".join(map(markdown, records)), "utf-8")
     finish(out, "export interview", [jsonl, md])
     return [jsonl, md]
