@@ -17,7 +17,7 @@ from typing import Annotated, Any, get_args
 from inspect_ai.model import model_roles
 from pydantic import Field, TypeAdapter, ValidationError
 
-from selfdx.errors import ArgumentError
+from selfdx.errors import ArgumentError, ScorerArgumentError
 
 PositiveInt = Annotated[int, Field(ge=1)]
 NonNegativeInt = Annotated[int, Field(ge=0)]
@@ -107,7 +107,12 @@ def require_role(role: str, needed_by: str, offline: str) -> None:
         )
 
 
-def reject_unknown(task: str, unknown: dict[str, Any], known: Callable[..., Any]) -> None:
+def reject_unknown(
+    task: str,
+    unknown: dict[str, Any],
+    known: Callable[..., Any],
+    error: Callable[[str], Exception] = ArgumentError,
+) -> None:
     """Stop a task built with an argument it does not have (`-T stratgy=...`), naming the
     nearest one: Inspect would only warn and run the default experiment. `model`, which
     Inspect passes to every task, is not an argument of selfdx's."""
@@ -117,6 +122,11 @@ def reject_unknown(task: str, unknown: dict[str, Any], known: Callable[..., Any]
             continue
         near = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
         hint = f" (did you mean {near[0]}?)" if near else ""
-        raise ArgumentError(
-            f"{task}: no argument {name!r}{hint}; its arguments are {', '.join(names)}"
-        )
+        raise error(f"{task}: no argument {name!r}{hint}; its arguments are {', '.join(names)}")
+
+
+def reject_unknown_scorer_args(
+    scorer: str, unknown: dict[str, Any], known: Callable[..., Any]
+) -> None:
+    """`reject_unknown` for a scorer's arguments (`-S name=value`), in one line."""
+    reject_unknown(scorer, unknown, known, ScorerArgumentError)

@@ -29,6 +29,18 @@ class ArgumentError(SelfdxError):
     """A task or command argument of the wrong type or value; the message names the argument."""
 
 
+class ScorerArgumentError(PrerequisiteError):
+    """An argument a scorer does not have (`inspect score ... -S dta=demo`): not a ValueError,
+    which Inspect's scorer loader would take for "scorer not found" and hide."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(Text(f"selfdx: {message}"))
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
 def warn(message: str) -> None:
     """A one-line warning on standard error: something was left out, and why."""
     print(f"selfdx: warning: {message}", file=sys.stderr, flush=True)

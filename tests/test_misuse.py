@@ -395,3 +395,20 @@ def test_every_command_describes_itself_with_an_example():
         text = sub.format_help()
         assert ABOUT[name][0].split(";")[0][:40] in " ".join(text.split())
         assert f"example:\n  {ABOUT[name][1]}" in text
+
+
+def test_a_misspelled_scorer_argument_is_one_line(tmp_path):
+    """`inspect score ... -S dta=demo` names the argument, as a task's -T does; it was a
+    TypeError traceback."""
+    (log,) = eval("selfdx/interview", model="selfdx/kg-interviewer", limit=1, display="none",
+                  log_dir=str(tmp_path / "logs"))  # fmt: skip
+    done = subprocess.run(
+        ["inspect", "score", log.location, "--scorer", "selfdx/interview_scorer", "-S",
+         "dta=demo", "--action", "append", "--output-file", str(tmp_path / "out.eval")],
+        capture_output=True, text=True, timeout=300, cwd=tmp_path,
+    )  # fmt: skip
+    said = done.stdout + done.stderr
+    assert done.returncode != 0
+    assert "no argument 'dta' (did you mean data?)" in " ".join(said.split())
+    assert "Traceback" not in said
+    assert not (tmp_path / "out.eval").exists()

@@ -12,10 +12,12 @@ risk facts were elicited.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
+from selfdx.arguments import reject_unknown_scorer_args
 from selfdx.datasets.interview.cases import DATA_STORE_KEY, InterviewCase
 from selfdx.datasets.interview.criteria import criteria_check
 from selfdx.datasets.interview.demo_graph import kg_for
@@ -127,13 +129,14 @@ def data_of_run(state: TaskState, case: InterviewCase, data: str) -> str:
 
 
 @scorer(metrics=interview_metrics())
-def interview_scorer(data: str = "demo") -> Scorer:
+def interview_scorer(data: str = "demo", **unknown: Any) -> Scorer:
     """Score each interview from `InterviewTrace` and the case in the sample metadata.
 
     Args:
         data: the run's `data`, needed only to rescore logs written before the interview
             recorded it (the graph of the criteria check is read from it).
     """
+    reject_unknown_scorer_args("selfdx/interview_scorer", unknown, interview_scorer)
 
     async def score(state: TaskState, target: Target) -> Score:
         require_benchmark(state.metadata, "the interview", "interview_scorer", state.sample_id)

@@ -16,6 +16,7 @@ from typing import Any
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
+from selfdx.arguments import reject_unknown_scorer_args
 from selfdx.datasets.behaviour_labels import LIST_KEYS, RATED_KEYS, derive_action
 from selfdx.errors import SelfdxError
 from selfdx.judge.agreement import item_set
@@ -53,8 +54,10 @@ def judge_check_scorer(
     attempts: int = 3,
     max_tokens: int = 128,
     use_cache: bool = True,
+    **unknown: Any,
 ) -> Scorer:
     """Judge each reply with the `grader` role (or the `judges` panel) and compare."""
+    reject_unknown_scorer_args("selfdx/judge_check_scorer", unknown, judge_check_scorer)
 
     async def score(state: TaskState, target: Target) -> Score:
         if (state.metadata or {}).get("benchmark") != "judge_check" or "gold" not in state.metadata:

@@ -20,12 +20,13 @@ Grading (`grade`): `"auto"` asks the `grader` role when one is bound and skips i
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from inspect_ai.model import model_roles
 from inspect_ai.scorer import Score, Target, scorer
 from inspect_ai.solver import TaskState
 
-from selfdx.arguments import PositiveInt, checked
+from selfdx.arguments import PositiveInt, checked, reject_unknown_scorer_args
 from selfdx.datasets.mentalkg.diagnosis_names import find_diagnosis_names
 from selfdx.datasets.mentalkg.profile_schema import CaseProfile
 from selfdx.errors import ArgumentError
@@ -79,8 +80,10 @@ def mentalbench_case_checks(
     length_slack: float = DEFAULT_SLACK,
     grade: bool | str = "auto",
     style: str | None = None,
+    **unknown: Any,
 ):
     """Length and leakage checks on each generated case, and the grader's review if asked."""
+    reject_unknown_scorer_args("selfdx/mentalbench_case_checks", unknown, mentalbench_case_checks)
     low, high = length_bounds(min_words, max_words, length_slack)
     grading = check_grade(grade)
 

@@ -7,10 +7,12 @@ computed from values visible per sample in the log.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
+from selfdx.arguments import reject_unknown_scorer_args
 from selfdx.scorers.benchmark_guard import require_benchmark
 from selfdx.scorers.mentalbench.metrics import ERROR_KEYS, mentalbench_metrics
 from selfdx.scorers.mentalbench.parsers import get_parser
@@ -57,8 +59,9 @@ def score_values(
 
 
 @scorer(metrics=mentalbench_metrics())
-def mentalbench_scorer(parser: str = "strict") -> Scorer:
+def mentalbench_scorer(parser: str = "strict", **unknown: Any) -> Scorer:
     """Exact set match per item, with the reply read by the `strict` or `reference` parser."""
+    reject_unknown_scorer_args("selfdx/mentalbench_scorer", unknown, mentalbench_scorer)
     read = get_parser(parser)
 
     async def score(state: TaskState, target: Target) -> Score:

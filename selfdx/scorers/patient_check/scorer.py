@@ -25,10 +25,12 @@ from __future__ import annotations
 
 import math
 import re
+from typing import Any
 
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
+from selfdx.arguments import reject_unknown_scorer_args
 from selfdx.datasets.interview.probes import CANARY, Probe
 from selfdx.datasets.interview.styles import CLAIM_PREFIX
 from selfdx.scorers.benchmark_guard import require_benchmark
@@ -117,8 +119,9 @@ def style_followed(probe: Probe, given: list[PatientReply]) -> bool:
 
 
 @scorer(metrics=patient_check_metrics())
-def patient_check_scorer() -> Scorer:
+def patient_check_scorer(**unknown: Any) -> Scorer:
     """Score each probe from `PatientCheckTrace` and the probe in the sample metadata."""
+    reject_unknown_scorer_args("selfdx/patient_check_scorer", unknown, patient_check_scorer)
 
     async def score(state: TaskState, target: Target) -> Score:
         require_benchmark(

@@ -15,6 +15,7 @@ from typing import Any, Literal
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
+from selfdx.arguments import reject_unknown_scorer_args
 from selfdx.datasets.question_check import profile_of
 from selfdx.errors import SelfdxError
 from selfdx.instruments.question_model import read_with_model
@@ -42,8 +43,11 @@ def gold_reading(metadata: dict[str, Any], opening: str) -> dict[str, Any]:
 
 
 @scorer(metrics=[question_check_metrics(), question_check_by_part()])
-def question_check_scorer(reader: ReaderKind = "offline", attempts: int = 3) -> Scorer:
+def question_check_scorer(
+    reader: ReaderKind = "offline", attempts: int = 3, **unknown: Any
+) -> Scorer:
     """Read each turn with `reader` and compare the reading with the labels."""
+    reject_unknown_scorer_args("selfdx/question_check_scorer", unknown, question_check_scorer)
 
     async def score(state: TaskState, target: Target) -> Score:
         metadata = state.metadata or {}

@@ -4,10 +4,12 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from inspect_ai.scorer import Metric, Score, Scorer, Target, mean, scorer, stderr
 from inspect_ai.solver import TaskState
 
+from selfdx.arguments import reject_unknown_scorer_args
 from selfdx.datasets.behaviour_labels import Action
 from selfdx.judge.grader_calls import ask_grader
 from selfdx.scorers.rubrics.caution_rubric import caution_prompt, criteria, parse_caution, points
@@ -20,7 +22,9 @@ def caution_metrics() -> dict[str, list[Metric]]:
 
 
 @scorer(metrics=caution_metrics())
-def caution(attempts: int = 3, max_tokens: int = 600, use_cache: bool = True) -> Scorer:
+def caution(
+    attempts: int = 3, max_tokens: int = 600, use_cache: bool = True, **unknown: Any
+) -> Scorer:
     """Grade every reply of a Safe-Psych trajectory against the caution rubric.
 
     Per case: `caution` = points earned / points possible over all replies and applicable
@@ -28,6 +32,7 @@ def caution(attempts: int = 3, max_tokens: int = 600, use_cache: bool = True) ->
     `caution_unscored` = 1 when a grading could not be parsed after `attempts` tries (the case's
     rubric values are then NaN, with the reason in the explanation).
     """
+    reject_unknown_scorer_args("selfdx/caution", unknown, caution)
 
     async def score(state: TaskState, target: Target) -> Score:
         trace = state.store_as(SafePsychTrace)

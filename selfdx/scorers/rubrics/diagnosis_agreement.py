@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import math
 import re
+from typing import Any
 
 from inspect_ai.scorer import Metric, Score, Scorer, Target, mean, scorer, stderr
 from inspect_ai.solver import TaskState
 
+from selfdx.arguments import reject_unknown_scorer_args
 from selfdx.datasets.behaviour_labels import Action
 from selfdx.datasets.icd10 import (
     CODE_IN_TEXT,
@@ -107,8 +109,11 @@ def _named(turn: Turn, structured: bool) -> tuple[list[str], list[str]]:
 
 
 @scorer(metrics=agreement_metrics())
-def diagnosis_agreement(attempts: int = 3, max_tokens: int = 200, use_cache: bool = True) -> Scorer:
+def diagnosis_agreement(
+    attempts: int = 3, max_tokens: int = 200, use_cache: bool = True, **unknown: Any
+) -> Scorer:
     """Agreement of the final diagnosis with the gold, mapped by the grader when needed."""
+    reject_unknown_scorer_args("selfdx/diagnosis_agreement", unknown, diagnosis_agreement)
 
     async def safe_psych(state: TaskState) -> Score:
         trace = state.store_as(SafePsychTrace)

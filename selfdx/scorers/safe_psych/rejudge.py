@@ -11,10 +11,12 @@ judge had closed early), the case is excluded with that reason. Metrics are then
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
+from selfdx.arguments import reject_unknown_scorer_args
 from selfdx.judge.behaviour import imitates_judge, judge_reply
 from selfdx.scorers.benchmark_guard import require_benchmark
 from selfdx.scorers.safe_psych.outcome import case_outcome, metric_keys
@@ -34,9 +36,13 @@ def _metrics():
 
 @scorer(metrics=_metrics())
 def safe_psych_rejudge(
-    judge_attempts: int = 3, judge_max_tokens: int = 128, judge_cache: bool = True
+    judge_attempts: int = 3,
+    judge_max_tokens: int = 128,
+    judge_cache: bool = True,
+    **unknown: Any,
 ) -> Scorer:
     """Score a recorded Safe-Psych trajectory with the current `grader` as the judge."""
+    reject_unknown_scorer_args("selfdx/safe_psych_rejudge", unknown, safe_psych_rejudge)
 
     async def score(state: TaskState, target: Target) -> Score:
         require_benchmark(state.metadata, "Safe-Psych", "safe_psych_rejudge", state.sample_id)

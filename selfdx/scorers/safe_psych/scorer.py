@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from inspect_ai.scorer import Metric, Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
+from selfdx.arguments import reject_unknown_scorer_args
 from selfdx.datasets.strategies import check_strategy
 from selfdx.scorers.benchmark_guard import require_benchmark
 from selfdx.scorers.key_means import key_means
@@ -38,12 +41,13 @@ def _describe(turns: list[Turn], stop_reason: str, gold_labels: list[str]) -> st
 
 
 @scorer(metrics=safe_psych_metrics())
-def safe_psych_scorer(strategy: str | None = None) -> Scorer:
+def safe_psych_scorer(strategy: str | None = None, **unknown: Any) -> Scorer:
     """Score a Safe-Psych trajectory recorded by `staged_disclosure`.
 
     `strategy` selects which metrics apply (the full-info strategies have no timing metrics);
     by default it is read from the trajectory.
     """
+    reject_unknown_scorer_args("selfdx/safe_psych_scorer", unknown, safe_psych_scorer)
     if strategy is not None:
         check_strategy(strategy)
 
