@@ -280,6 +280,20 @@ def main(argv: list[str] | None = None) -> int:
         # selfdx's own checks: one line naming what is wrong, no traceback
         print(f"selfdx: error: {error}", file=sys.stderr)
         return 2
+    except Exception as error:
+        if not is_storage_error(error):
+            raise
+        # a store that cannot be reached or read (an S3 endpoint down, a missing bucket)
+        print(f"selfdx: error: {type(error).__name__}: {error}", file=sys.stderr)
+        return 2
+
+
+STORAGE_MODULES = ("botocore", "aiobotocore", "s3fs", "fsspec", "aiohttp", "gcsfs", "adlfs")
+
+
+def is_storage_error(error: BaseException) -> bool:
+    """Whether `error` comes from reaching a log store (a file system or an object store)."""
+    return isinstance(error, OSError) or type(error).__module__.split(".")[0] in STORAGE_MODULES
 
 
 if __name__ == "__main__":

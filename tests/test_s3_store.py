@@ -246,6 +246,22 @@ def test_shards_and_processes_write_to_the_store_not_to_disk(store, tmp_path, sp
     assert not list(tmp_path.rglob("*.eval")), "a log was written to the local disk"
 
 
+def test_an_unreachable_store_is_one_line(store, tmp_path):
+    """An S3 endpoint that answers nothing: one line naming the endpoint (it was 152 lines of
+    tracebacks), and no secret."""
+    env = {**store["env"], "AWS_ENDPOINT_URL": f"http://127.0.0.1:{free_port()}"}
+    done = subprocess.run(
+        [sys.executable, "-m", "selfdx.cli", "report", f"s3://{BUCKET}/nowhere", "--out",
+         str(tmp_path / "r")],
+        env=env, cwd=REPO_ROOT, capture_output=True, text=True, timeout=STEP_TIMEOUT,
+    )  # fmt: skip
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("selfdx: error: "), done.stderr[-2000:]
+    assert "Could not connect to the endpoint URL" in lines[0]
+    assert SECRET not in done.stdout + done.stderr
+
+
 def test_an_error_on_the_store_names_no_secret(store, tmp_path):
     done = selfdx(store, "report", f"{store['root']}-missing/logs", "--out", str(tmp_path / "r"))
     assert done.returncode != 0
