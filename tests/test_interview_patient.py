@@ -249,8 +249,14 @@ def test_no_reply_affirms_and_denies_the_same_thing(kg, published):
             asked = asked_about(question, topics)
             has = [i for i in asked if not i.startswith(("NO-", "UNSURE-"))]
             denied = [i for i in asked if i.startswith("NO-S")]
-            if risk_asked(question):  # a screen asks about each risk fact, had or lacked
-                denied = [i for i in denied if symptom_domain(kg_name(topics, i)) is None]
+            if risk_asked(question):  # a screen asks about each risk fact, had or lacked,
+                # and about self-destructive acts: denying one is no contradiction
+                denied = [
+                    i
+                    for i in denied
+                    if symptom_domain(kg_name(topics, i)) is None
+                    and "destructive" not in kg_name(topics, i).lower()
+                ]
             assert not (has and denied), (case.id, question, has, denied)
             text, _ = reply_parts(answer(system, question))
             if not risk_asked(question):  # a screen's denial of a risk is no contradiction

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 from inspect_ai import eval
 
-from selfdx.analysis.interview.report import export_interview
+from selfdx.analysis.interview.report import export_interview, json_safe
 from selfdx.analysis.report import build_report
 from selfdx.errors import SelfdxError
 from selfdx.run_facts import interview_variant
@@ -69,7 +69,7 @@ def test_export_transcripts(demo_logs, tmp_path):
     for mode, log in logs.items():
         for sample in log.samples:
             record = by_key[(mode, sample.id)]
-            assert record["scores"] == sample.scores["interview_scorer"].value
+            assert record["scores"] == json_safe(sample.scores["interview_scorer"].value)
             questions = [t for t in record["turns"] if t["question"]]
             assert len(questions) == record["scores"]["questions"]
     assert "## demo-t1-" in files[1].read_text()

@@ -262,9 +262,6 @@ def asked_about(
     hit |= {t.id for t in topics if risk_domain(t) in domains}
     if "self" in domains and self_harm_asked(question):
         hit |= {t.id for t in by_subject.get("symptom", []) if SELF_DESTRUCTIVE.search(t.name)}
-        if any(risk_domain(t) == "self" and t.truth == "yes" and t.id in hit for t in topics):
-            # no reply tells a risk and denies self-destructive acts to the same words
-            hit -= {t.id for t in topics if SELF_DESTRUCTIVE.search(t.name) and t.truth != "yes"}
     # a risk the patient has is not also denied through a lacked symptom of the same domain
     had = {risk_domain(t) for t in topics if t.id in hit and t.truth == "yes"} - {None}
     hit -= {t.id for t in topics if t.truth != "yes" and risk_domain(t) in had}
