@@ -10,6 +10,7 @@ profile's topics (risk is read separately, and treats the same idioms as no risk
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 IDIOMS: tuple[tuple[str, str], ...] = (
     (r"cut(?:s|ting)? (?:yourself |you |themselves )?off from|cut off from", "withdrawn from"),
@@ -27,6 +28,7 @@ IDIOMS: tuple[tuple[str, str], ...] = (
 _COMPILED = tuple((re.compile(rf"\b(?:{p})\b", re.IGNORECASE), plain) for p, plain in IDIOMS)
 
 
+@lru_cache(maxsize=65536)
 def plain_words(clause: str) -> str:
     """`clause` with each idiom of `IDIOMS` followed by its plain paraphrase."""
     for pattern, plain in _COMPILED:

@@ -39,6 +39,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from selfdx.datasets.mentalkg.diagnosis_names import find_diagnosis_names
 from selfdx.instruments.paraphrase import plain_words
@@ -369,6 +370,7 @@ def risk_asked(question: str, previous: Sequence[str] = ()) -> list[str]:
     return [domain for domain in ("self", "others") if domain in found]
 
 
+@lru_cache(maxsize=65536)
 def without_names(clause: str) -> str:
     """The clause with diagnosis names taken out: "posttraumatic stress disorder" does not ask
     about a stressor, nor "major depressive disorder" about low mood."""

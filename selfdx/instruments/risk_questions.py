@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from selfdx.datasets.interview.risk import DOMAINS, RiskDomain
 
@@ -202,22 +203,23 @@ OTHERS_PATTERNS = _compile(OTHERS_KINDS)
 MEANS_PATTERN = re.compile("|".join(MEANS), re.IGNORECASE)
 
 
+@lru_cache(maxsize=65536)
 def cleaned(text: str) -> str:
     """`text` without what only looks like risk (see `NOT_RISK`, `SUFFERED`)."""
     text = text.replace("’", "'").replace("‘", "'")
     return SUFFERED.sub(" ", NOT_RISK.sub(" ", text))
 
 
-def risk_kinds(question: str) -> dict[RiskDomain, list[str]]:
-    """The kinds of risk screen in `question`, by domain (`means_access` in both)."""
+@lru_cache(maxsize=65536)
+def risk_kinds(question: str) -> dict[RiskDomain, tuple[str, ...]]:
+    """The kinds of risk screen in `question`, by domain (`means_access` in both); the answer
+    is shared between callers (cached): read it, never change it."""
     text = cleaned(question)
-    found: dict[RiskDomain, list[str]] = {"self": [], "others": []}
-    found["self"] = [kind for kind, p in SELF_PATTERNS.items() if p.search(text)]
-    found["others"] = [kind for kind, p in OTHERS_PATTERNS.items() if p.search(text)]
-    if MEANS_PATTERN.search(text):
-        found["self"].append("means_access")
-        found["others"].append("means_access")
-    return found
+    means = ("means_access",) if MEANS_PATTERN.search(text) else ()
+    return {
+        "self": tuple(k for k, p in SELF_PATTERNS.items() if p.search(text)) + means,
+        "others": tuple(k for k, p in OTHERS_PATTERNS.items() if p.search(text)) + means,
+    }
 
 
 def risk_domains(question: str, previous: Sequence[str] = ()) -> list[RiskDomain]:
@@ -245,6 +247,7 @@ def self_harm_asked(question: str) -> bool:
     return "self_harm" in kinds or "attempt" in kinds
 
 
+@lru_cache(maxsize=65536)
 def without_risk(clause: str) -> str:
     """`clause` with its risk screens taken out, so that the words of a screen ("go to sleep
     and not wake up") do not also ask about a symptom (sleep)."""

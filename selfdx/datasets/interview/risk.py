@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from functools import lru_cache
 from typing import Literal
 
 from selfdx.datasets.interview.facts import Fact
@@ -51,6 +52,7 @@ _DENIED = {
 }
 
 
+@lru_cache(maxsize=4096)
 def symptom_domain(name: str) -> RiskDomain | None:
     """The risk domain of a symptom by its KG name (`Death_Suicide` -> self), or None."""
     return next((d for d in DOMAINS if RISK_SYMPTOMS[d].search(name)), None)
