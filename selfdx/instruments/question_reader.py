@@ -17,9 +17,10 @@ The question is read clause by clause (split at `? . ! ;` and line breaks):
   denied when a word of its match also matched a symptom it has (no reply affirms and denies
   the same thing);
 - **duration**, **impairment** and **stressor** facts are asked about by the usual wording for
-  them ("how long", "affected your work", "anything happen"); impairment and stressor wording
-  counts only in clauses that ask about no symptom (a symptom's description may mention work or
-  a traumatic event). A clause that names a group's phrase ("the low spells") asks about that
+  them ("how long", "affected your work", "anything happen"). A clause that asks how something
+  affects work, home or relationships asks about the impairment of what it names, not about
+  that symptom again; stressor wording counts only in clauses that ask about no symptom. A
+  clause that names a group's phrase ("the low spells"), or a symptom of one, asks about that
   group's duration or impairment only, else about all of them;
 - a **requirement** (and the context and rule of a differential) is asked about when a clause
   holds one of its cue phrases or 60% of its content words; of several, the best-covered wins,
@@ -28,10 +29,19 @@ The question is read clause by clause (split at `? . ! ;` and line breaks):
 - a clause that asks for the diagnosis itself ("what is it called?", "is it a disorder?") or
   about someone else ("family history", "your father") asks about no fact, and diagnosis names
   in a clause count as no words of it (`is_diagnosis_question`, `without_names`);
-- an open question ("what brings you in?", "tell me more") asks about the complaint the patient
-  opened with, when the caller passes its id (`asked_about(..., opening=...)`).
+- an open invitation that names nothing ("what brings you in?", "how have things been?", "is
+  there anything else?") asks about the complaint the patient opened with, when the caller
+  passes its id (`asked_about(..., opening=...)`); a quotation of the patient's own words asks
+  about the fact it quotes (`quoted`); a turn that names nothing itself asks what the turn
+  before it asked (`followed_up`: its symptoms, or their duration or impairment);
+- **risk** is read by `risk_questions` (Columbia-scale kinds, idioms and harm suffered set
+  aside): a screen asks about every risk fact of its domain, had or lacked, and a question
+  about self-harm also about a self-destructive-behaviour symptom. `told_about` then keeps a
+  question about acts of self-harm alone from drawing out thoughts of death.
 
-Words are read as `words` reads them (clauses, Snowball stems, cue phrases).
+Words are read as `words` reads them (clauses, Snowball stems, cue phrases), idioms in plain
+words first (`paraphrase`). The reader's measured quality: `selfdx/question_check`
+(docs/question_check.md).
 """
 
 from __future__ import annotations
