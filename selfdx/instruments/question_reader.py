@@ -155,11 +155,6 @@ OPEN_QUESTION = re.compile(
     r"|why (?:are you|have you come|did you come)",
     re.IGNORECASE,
 )
-# A turn that points back to the one before ("how often does that happen?", "and then?").
-REFERS_BACK = re.compile(
-    r"\b(?:that|this|it|those|these|they|them|then|such|the last one|the same)\b|^\s*and\b",
-    re.IGNORECASE,
-)
 # Words in quotation marks: "..." or “...” (any length), or ‘...’ / '...' of two words or more.
 QUOTED = re.compile(r"[\"“”]([^\"“”\n]{2,160})[\"“”]|(?<!\w)[‘']([^’'\n]+? [^’'\n]+?)[’'](?!\w)")
 QUOTE_SHARE = 0.75

@@ -24,7 +24,6 @@ from selfdx.instruments.topics import Topic, risk_domain, topic_of
 from selfdx.scorers.question_check.metrics import question_check_by_part, question_check_metrics
 
 ReaderKind = Literal["offline", "model"]
-TIMED_KINDS = {"duration": "duration", "impairment": "impairment"}
 
 
 def kind_of(topic: Topic) -> str:
