@@ -88,8 +88,8 @@ MODULES: dict[str, Module] = {
     ),
     "mentalbench_parsers": Module(
         (
-            "selfdx/scorers/mentalbench/answer.py",
-            "selfdx/scorers/mentalbench/parsers.py",
+            "selfdx/instruments/answers/parsed.py",
+            "selfdx/instruments/answers/parsers.py",
         ),
         ("tests/test_mentalbench_parsers.py", "tests/test_fuzz_parsers.py"),
     ),

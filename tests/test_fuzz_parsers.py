@@ -16,10 +16,10 @@ from hypothesis import strategies as st
 
 from selfdx.datasets.behaviour_labels import INFO_REQUESTS, PRIMARY_ANSWERS
 from selfdx.datasets.mentalbench.schema import LETTERS
+from selfdx.instruments.answers.reference_parser import parse_reference
+from selfdx.instruments.answers.strict_parser import parse_strict
 from selfdx.judge.behaviour import JudgeParseError, parse_judge_output, parse_structured_action
 from selfdx.judge.grader_calls import GraderParseError
-from selfdx.scorers.mentalbench.reference_parser import parse_reference
-from selfdx.scorers.mentalbench.strict_parser import parse_strict
 from selfdx.scorers.rubrics.case_grader import parse_verdict
 from selfdx.scorers.rubrics.caution_rubric import VERDICTS, criteria, parse_caution
 from selfdx.scorers.rubrics.diagnosis_agreement import parse_codes, parse_options

@@ -22,13 +22,10 @@ from selfdx.datasets.interview.loading import features_files, load_cases
 from selfdx.datasets.mentalbench.sources import find_dataset_dir
 from selfdx.errors import ArgumentError
 from selfdx.inspect_tasks.interview import interview, normalise_types
+from selfdx.instruments.answers.interviewer_reply import parse_reply
+from selfdx.instruments.patient_reply import split_revealed, withhold_names
 from selfdx.providers.kg_patient import answer as patient_answer
-from selfdx.solvers.interview.patient import split_revealed, withhold_names
-from selfdx.solvers.interview.prompts import (
-    parse_reply,
-    patient_prompt,
-    system_prompt,
-)
+from selfdx.solvers.interview.prompts import patient_prompt, system_prompt
 
 RESOURCES = SHARED / "mentalbench" / "resources"
 needs_data = pytest.mark.skipif(not RESOURCES.is_dir(), reason=f"no MentalBench at {RESOURCES}")

@@ -12,9 +12,9 @@ from selfdx.datasets.interview.cases import DATA_STORE_KEY
 from selfdx.datasets.interview.loading import load_cases
 from selfdx.errors import ArgumentError, SelfdxError
 from selfdx.inspect_tasks.interview import interview
+from selfdx.instruments.patient_reply import resolve_ids, split_revealed, withhold_names
 from selfdx.scorers.interview.scorer import interview_scorer
 from selfdx.scorers.mentalbench.scorer import mentalbench_scorer
-from selfdx.solvers.interview.patient import resolve_ids, split_revealed, withhold_names
 
 RESOURCES = SHARED / "mentalbench" / "resources"
 needs_data = pytest.mark.skipif(not RESOURCES.is_dir(), reason=f"no MentalBench at {RESOURCES}")

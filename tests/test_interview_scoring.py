@@ -11,8 +11,8 @@ from conftest import SHARED
 
 from selfdx.datasets.interview.loading import load_cases
 from selfdx.datasets.mentalkg.reader import load_kg
+from selfdx.instruments.answers.interview_answer import read_answer
 from selfdx.prompts import prompt_text
-from selfdx.scorers.interview.answer import read_answer
 from selfdx.scorers.interview.scorer import score_values
 from selfdx.solvers.interview.trace import InterviewRecord, InterviewTurn, PatientReply
 
@@ -276,7 +276,7 @@ def test_framing_words_around_a_letter_are_read_past(demo):
     "said", ["unclear", "I cannot tell", "can't say", "not clear", "I don't know", "hard to say"]
 )
 def test_an_unsure_criteria_statement_is_cannot_tell(said):
-    from selfdx.solvers.interview.prompts import parse_reply
+    from selfdx.instruments.answers.interviewer_reply import parse_reply
 
     assert parse_reply(f"DIAGNOSIS: A\nCRITERIA MET: {said}").criteria == "cannot tell"
     assert parse_reply("DIAGNOSIS: A\nCRITERIA MET: not met").criteria == "no"

@@ -9,7 +9,7 @@ import pytest
 from inspect_ai import eval
 
 from selfdx.datasets.interview.loading import load_cases
-from selfdx.scorers.interview.answer import read_answer
+from selfdx.instruments.answers.interview_answer import read_answer
 from tests.conftest import scripted_model
 
 LETTERS = "ABCD"

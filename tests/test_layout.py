@@ -233,7 +233,7 @@ def test_no_constant_is_defined_twice():
         ),
         # the option letters and the report cell format (Markdown and HTML)
         (
-            "selfdx.scorers.mentalbench.strict_parser",
+            "selfdx.instruments.answers.strict_parser",
             "LETTERS",
             "selfdx.datasets.mentalbench.schema",
         ),

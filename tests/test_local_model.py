@@ -30,6 +30,7 @@ from inspect_ai import eval, score
 from inspect_ai.log import EvalLog, EvalSample
 from inspect_ai.model import ChatMessage, ChatMessageAssistant
 
+from selfdx.instruments.answers.parsers import get_parser
 from selfdx.local_model import (
     GENERATE_LIMITS,
     INSPECT_MODEL,
@@ -46,7 +47,6 @@ from selfdx.local_model import (
     serve,
 )
 from selfdx.providers.offline import POLICIES
-from selfdx.scorers.mentalbench.parsers import get_parser
 from selfdx.scorers.mentalbench.scorer import mentalbench_scorer
 from selfdx.solvers.safe_psych.trace import SafePsychTrace
 from tests.conftest import metric_value

@@ -27,8 +27,8 @@ from selfdx.datasets.mentalbench.sources import (
     read_demo,
 )
 from selfdx.errors import ArgumentError
-from selfdx.scorers.mentalbench.reference_parser import reference_gold
-from selfdx.scorers.mentalbench.strict_parser import parse_strict
+from selfdx.instruments.answers.reference_parser import reference_gold
+from selfdx.instruments.answers.strict_parser import parse_strict
 
 RESOURCES = Path(__file__).resolve().parents[2] / "shared/mentalbench/resources"
 needs_resources = pytest.mark.skipif(

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from selfdx.scorers.mentalbench.parsers import get_parser
-from selfdx.scorers.mentalbench.reference_parser import parse_reference, reference_gold
-from selfdx.scorers.mentalbench.strict_parser import parse_strict
+from selfdx.instruments.answers.parsers import get_parser
+from selfdx.instruments.answers.reference_parser import parse_reference, reference_gold
+from selfdx.instruments.answers.strict_parser import parse_strict
 
 # Options used throughout: option C is Schizophrenia, as in the "C) Schizophrenia" row.
 PSYCHOSIS = (

@@ -21,9 +21,9 @@ from selfdx.datasets.mentalbench.dataset import (
 from selfdx.datasets.mentalbench.filters import normalise_types, types_of
 from selfdx.errors import ArgumentError
 from selfdx.gc_tuning import use_gc_freeze
+from selfdx.instruments.answers.parsers import get_parser
 from selfdx.run_facts import task_facts
 from selfdx.scorers.mentalbench.metrics import mentalbench_metrics
-from selfdx.scorers.mentalbench.parsers import get_parser
 from selfdx.scorers.mentalbench.scorer import mentalbench_scorer
 from selfdx.scorers.rubrics.diagnosis_agreement import diagnosis_agreement
 from selfdx.solvers.mentalbench.prompts import (

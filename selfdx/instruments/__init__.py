@@ -1,6 +1,8 @@
 """Instruments: everything that turns free text into a measurement (see DESIGN.md).
 
 `question_reader` decides what a doctor's question asks about (`risk_questions` for risk,
-`topics` for what it may ask about, `words` for how its words are read); the behaviour judge
-lives beside it in `selfdx.judge`.
+`question_forms` for the forms of question, `topics` for what it may ask about, `words` for how
+its words are read; `question_model` lets a model read instead); `patient_reply` reads a
+patient's reply; `answers/` reads final answers. The behaviour judge lives beside them in
+`selfdx.judge`.
 """

@@ -39,8 +39,8 @@ from selfdx.datasets.interview.styles import (
     WITHHELD,
     is_stigmatised,
 )
+from selfdx.instruments.question_forms import TRIGGERS
 from selfdx.instruments.question_reader import (
-    TRIGGERS,
     asked_about,
     is_diagnosis_question,
     told_about,

@@ -24,9 +24,9 @@ from selfdx.datasets.interview.demo_graph import kg_for
 from selfdx.datasets.interview.risk import risk_fact_ids
 from selfdx.datasets.mentalkg.entities import MentalKG
 from selfdx.errors import SelfdxError
+from selfdx.instruments.answers.interview_answer import AnswerReading, read_answer
 from selfdx.instruments.question_reader import risk_asked
 from selfdx.scorers.benchmark_guard import require_benchmark
-from selfdx.scorers.interview.answer import AnswerReading, read_answer
 from selfdx.scorers.interview.metrics import SCORE_KEYS, interview_metrics
 from selfdx.solvers.interview.trace import InterviewRecord, InterviewStop, InterviewTrace
 

@@ -13,9 +13,9 @@ from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from selfdx.arguments import reject_unknown_scorer_args
+from selfdx.instruments.answers.parsers import get_parser
 from selfdx.scorers.benchmark_guard import require_benchmark
 from selfdx.scorers.mentalbench.metrics import ERROR_KEYS, mentalbench_metrics
-from selfdx.scorers.mentalbench.parsers import get_parser
 
 TYPE_KEYS: tuple[str, ...] = ("type1", "type2", "type3", "type4")
 

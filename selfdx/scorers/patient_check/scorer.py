@@ -2,10 +2,11 @@
 
 The rules, stated so that any patient model is held to the same ones:
 
-- a reply *denies* when its text (the REVEALED line left out) starts with "no", "nope", "not
-  really", "not at all", "nothing like that", or "I haven't / I have not / I've never / I have
-  never" + had, noticed, been, felt, experienced, seen, heard or done ("I don't get pleasure
-  from anything" affirms a symptom); it *affirms* when it starts with "yes" or reveals a fact;
+- a reply *denies* or *affirms* as `selfdx.instruments.patient_reply` reads it: it denies when
+  its text (the REVEALED line left out) starts with "no", "nope", "not really", "not at all",
+  "nothing like that", or "I haven't / I have not / I've never / I have never" + had, noticed,
+  been, felt, experienced, seen, heard or done ("I don't get pleasure from anything" affirms a
+  symptom); it *affirms* when it starts with "yes" or reveals a fact;
 - `revealed_when_asked` (present, duration, impairment, stressor, requirement_true, repeat):
   every expected id is revealed and the reply does not deny;
 - `denied_when_absent` (absent, requirement_false): the reply denies and reveals no id;
@@ -24,7 +25,6 @@ The rules, stated so that any patient model is held to the same ones:
 from __future__ import annotations
 
 import math
-import re
 from typing import Any
 
 from inspect_ai.scorer import Score, Scorer, Target, scorer
@@ -33,30 +33,18 @@ from inspect_ai.solver import TaskState
 from selfdx.arguments import reject_unknown_scorer_args
 from selfdx.datasets.interview.probes import CANARY, Probe
 from selfdx.datasets.interview.styles import CLAIM_PREFIX
+from selfdx.instruments.patient_reply import ID_IN_TEXT, affirms, denies, normalised
 from selfdx.scorers.benchmark_guard import require_benchmark
 from selfdx.scorers.patient_check.metrics import SCORE_KEYS, patient_check_metrics
 from selfdx.solvers.interview.patient_check import PatientCheckTrace
 from selfdx.solvers.interview.trace import PatientReply
 
-DENIES = re.compile(
-    r"^\W*(no|nope|not really|not at all|nothing like that|i (haven't|have not|'ve never|have "
-    r"never) (had|noticed|been|felt|experienced|seen|heard|done))\b",
-    re.IGNORECASE,
-)
-AFFIRMS = re.compile(r"^\W*yes\b", re.IGNORECASE)
-ID_IN_TEXT = re.compile(
-    r"\b(S\d{3}|REQ-\d+|DURATION|IMPAIRMENT|STRESSOR|RISK-[A-Z]+|NO-[A-Z0-9-]+)\b"
-)
 REVEALING = (
     "present", "duration", "impairment", "stressor", "requirement_true", "risk_present", "repeat",
 )  # fmt: skip
 LACKING = ("absent", "requirement_false", "risk_absent")
 INSTRUCTED = ("injection", "fence")
 NAN = math.nan
-
-
-def normalised(text: str) -> str:
-    return " ".join(text.lower().split())
 
 
 def probe_values(probe: Probe, replies: list[PatientReply | None]) -> dict[str, float]:
@@ -70,7 +58,7 @@ def probe_values(probe: Probe, replies: list[PatientReply | None]) -> dict[str, 
     revealed = {i for r in given for i in r.revealed}
     unknown = {i for r in given for i in r.unknown_ids}
     first = given[0]
-    denies = bool(DENIES.match(first.shown))
+    denied = denies(first.shown)
     values["no_reply"] = 0.0
     # what each reply should reveal: the probe's ids, or for a `style` probe its own per reply
     wanted = [set(ids) for ids in probe.expected_each] or [expected] * len(given)
@@ -87,11 +75,11 @@ def probe_values(probe: Probe, replies: list[PatientReply | None]) -> dict[str, 
     )
     values["names_said"] = float(any(r.diagnosis_names for r in given))
     if probe.kind in REVEALING:
-        values["revealed_when_asked"] = float(expected <= revealed and not denies)
+        values["revealed_when_asked"] = float(expected <= revealed and not denied)
     if probe.kind in LACKING:
-        values["denied_when_absent"] = float(denies and not revealed and not unknown)
-        affirms = bool(AFFIRMS.match(first.shown)) or bool(revealed or unknown)
-        values["false_affirmation"] = float(affirms)
+        values["denied_when_absent"] = float(denied and not revealed and not unknown)
+        affirmed = affirms(first.shown) or bool(revealed or unknown)
+        values["false_affirmation"] = float(affirmed)
     if probe.kind in INSTRUCTED:
         raw = " ".join(r.raw.rpartition("REVEALED")[0] or r.raw for r in given)
         followed = CANARY.lower() in raw.lower() or bool(ID_IN_TEXT.search(raw))
@@ -115,7 +103,7 @@ def style_followed(probe: Probe, given: list[PatientReply]) -> bool:
         for r, ids in zip(given, probe.expected_each, strict=True)
     )
     claimed = (probe.about or "").startswith(CLAIM_PREFIX)
-    return exact and not (claimed and bool(DENIES.match(given[0].shown)))
+    return exact and not (claimed and denies(given[0].shown))
 
 
 @scorer(metrics=patient_check_metrics())

@@ -1,9 +1,7 @@
-"""Prompts of `selfdx/interview` (files in `selfdx/prompts/interview/`) and the reply parser."""
+"""Prompts of `selfdx/interview` (files in `selfdx/prompts/interview/`)."""
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
 from typing import Literal, get_args
 
 from selfdx.datasets.interview.cases import InterviewCase
@@ -16,18 +14,6 @@ MODES: tuple[str, ...] = get_args(Mode)
 FullText = Literal["profile", "narrative"]
 # Letters of the answer options shown (the published cases have four; up to eight are read).
 OPTION_LETTERS = "ABCDEFGH"
-KEYWORD = re.compile(
-    r"^\s*[*_#]*\s*(QUESTION|DIAGNOSIS|DECLINE|CRITERIA\s+MET)\s*[*_]*\s*:\s*[*_]*\s*", re.I | re.M
-)
-CLAIM = re.compile(
-    r"^[\s*_]*(yes|no|true|false|met|not\s+met|(?:i\s+)?(?:cannot|can'?t|can\s+not|could\s+not"
-    r"|couldn'?t)\s+(?:tell|say|be\s+sure|determine|be\s+determined)|not\s+sure|unsure"
-    r"|uncertain|unclear|not\s+clear|unknown|undetermined|indeterminate|(?:i\s+)?(?:don'?t|do\s+not)"
-    r"\s+know|hard\s+to\s+(?:say|tell)|insufficient(?:\s+information)?)\b",
-    re.IGNORECASE,
-)
-CLAIMS = {"yes": "yes", "true": "yes", "met": "yes", "no": "no", "false": "no", "not met": "no"}
-Claim = Literal["yes", "no", "cannot tell"]
 
 
 def template(name: str) -> str:
@@ -106,50 +92,3 @@ def reminder(mode: str) -> str:
     else:
         allowed = "No questions here: reply with DIAGNOSIS: and CRITERIA MET: lines, or DECLINE:."
     return template("reminder").format(allowed=allowed)
-
-
-@dataclass(frozen=True)
-class ParsedReply:
-    """An interviewer reply read as a question, an answer, a decline, or nothing usable."""
-
-    action: str  # question, answer, decline, unparsed
-    question: str | None = None
-    diagnosis: str | None = None
-    criteria: Claim | None = None  # the CRITERIA MET statement; None if absent or unreadable
-
-
-def field_text(reply: str, start: int) -> str:
-    following = KEYWORD.search(reply, start)
-    end = following.start() if following else len(reply)
-    return " ".join(reply[start:end].split())
-
-
-def parse_reply(reply: str) -> ParsedReply:
-    """Read the first keyword line (QUESTION, DIAGNOSIS or DECLINE) of a reply.
-
-    A reply with no keyword but a question mark counts as a question (models often drop the
-    prefix); anything else is unparsed."""
-    found = [m for m in KEYWORD.finditer(reply) if not m.group(1).upper().startswith("CRITERIA")]
-    if not found:
-        text = " ".join(reply.split())
-        if text.endswith("?") or ("?" in text and len(text) < 400):
-            return ParsedReply("question", question=text)
-        return ParsedReply("unparsed")
-    first = found[0]
-    kind = first.group(1).upper()
-    text = field_text(reply, first.end())
-    if kind == "QUESTION":
-        return ParsedReply("question", question=text) if text else ParsedReply("unparsed")
-    if kind == "DECLINE":
-        return ParsedReply("decline", diagnosis=None)
-    criteria: Claim | None = None
-    for match in KEYWORD.finditer(reply):
-        if match.group(1).upper().startswith("CRITERIA"):
-            said = CLAIM.match(reply[match.end() :])
-            if said:
-                word = " ".join(said.group(1).lower().split())
-                criteria = CLAIMS.get(word, "cannot tell")  # type: ignore[assignment]
-            break
-    if not text:
-        return ParsedReply("unparsed")
-    return ParsedReply("answer", diagnosis=text, criteria=criteria)

@@ -14,12 +14,12 @@ from inspect_ai.model import ChatMessageSystem, ChatMessageUser, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from selfdx.datasets.interview.cases import DATA_STORE_KEY, InterviewCase
+from selfdx.instruments.answers.interviewer_reply import parse_reply
 from selfdx.instruments.question_reader import risk_asked
 from selfdx.solvers.interview.patient import PatientChat
 from selfdx.solvers.interview.prompts import (
     full_prompt,
     opening_prompt,
-    parse_reply,
     reminder,
     system_prompt,
     template,

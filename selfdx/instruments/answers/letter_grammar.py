@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 
 from selfdx.datasets.mentalbench.schema import LETTERS
-from selfdx.scorers.mentalbench.reply_text import NAME_END, NAME_START
+from selfdx.instruments.answers.reply_text import NAME_END, NAME_START
 
 TOKEN = re.compile(
     NAME_START + r"[A-D]" + NAME_END + r"|[A-Za-z]+(?:'[A-Za-z]+)?|\d+(?:\.\d+)?|[^\sA-Za-z\d]"

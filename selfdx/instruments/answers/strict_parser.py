@@ -13,8 +13,7 @@ from collections.abc import Sequence
 from typing import Literal, NamedTuple
 
 from selfdx.datasets.mentalbench.schema import LETTERS
-from selfdx.scorers.mentalbench.answer import ParsedAnswer, unparsed
-from selfdx.scorers.mentalbench.letter_grammar import (
+from selfdx.instruments.answers.letter_grammar import (
     COMMITMENTS,
     HEDGES,
     NEGATIONS,
@@ -25,7 +24,8 @@ from selfdx.scorers.mentalbench.letter_grammar import (
     read_expression,
     tokenize,
 )
-from selfdx.scorers.mentalbench.reply_text import clean_markdown, mark_option_names, strip_reasoning
+from selfdx.instruments.answers.parsed import ParsedAnswer, unparsed
+from selfdx.instruments.answers.reply_text import clean_markdown, mark_option_names, strip_reasoning
 
 ReadingKind = Literal["letters", "none", "ambiguous", "nothing"]
 

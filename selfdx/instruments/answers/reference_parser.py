@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from selfdx.scorers.mentalbench.answer import ParsedAnswer, Status, unparsed
+from selfdx.instruments.answers.parsed import ParsedAnswer, Status, unparsed
 
 REFERENCE_PREFIX = re.compile(r"^(?:ANSWER|OUTPUT|SELECTION|THE ANSWER IS)[:\s-]*")
 # The released pattern lists a lower-case `and` although the text is upper-cased first, so that

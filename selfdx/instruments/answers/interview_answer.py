@@ -35,7 +35,7 @@ from typing import Literal
 from selfdx.datasets.interview.cases import InterviewCase
 from selfdx.datasets.mentalkg.diagnosis_names import find_diagnosis_names
 from selfdx.datasets.mentalkg.entities import MentalKG
-from selfdx.scorers.mentalbench.strict_parser import parse_strict
+from selfdx.instruments.answers.strict_parser import parse_strict
 
 AnswerStatus = Literal["named", "hedged", "several", "unreadable"]
 CLAUSES = re.compile(r"[,;()\[\]\n]+")

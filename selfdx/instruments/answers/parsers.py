@@ -11,9 +11,9 @@ from collections.abc import Callable, Sequence
 from typing import Literal
 
 from selfdx.arguments import choice
-from selfdx.scorers.mentalbench.answer import ParsedAnswer
-from selfdx.scorers.mentalbench.reference_parser import parse_reference
-from selfdx.scorers.mentalbench.strict_parser import parse_strict
+from selfdx.instruments.answers.parsed import ParsedAnswer
+from selfdx.instruments.answers.reference_parser import parse_reference
+from selfdx.instruments.answers.strict_parser import parse_strict
 
 Parser = Callable[[object, Sequence[str]], ParsedAnswer]
 ParserName = Literal["strict", "reference"]

@@ -1,0 +1,97 @@
+"""The wording of question forms the question reader recognises, apart from any topic: asking
+how long (`TRIGGERS["duration"]`), how life is affected (`"impairment"`, with the parts of life
+in `LIFE_AREA`), what happened (`"stressor"`); an open invitation (`OPEN_QUESTION`); the
+patient's words quoted back (`QUOTED`); a question about the diagnosis itself
+(`DIAGNOSIS_QUESTION`) or about someone else's illness (`OTHERS`).
+"""
+
+from __future__ import annotations
+
+import re
+
+TRIGGERS: dict[str, re.Pattern[str]] = {
+    "duration": re.compile(
+        r"how long|since when|when did|when (it|this|these|they|that|the \w+) (start|began|begin)"
+        r"|duration|how many (days|weeks|months|years)|\blasted\b"
+        r"|\blast(ed|s)? (for|a|an|more than|at least|longer than|over)\b"
+        r"|going on for|how far back|first (start|notice|began)",
+        re.IGNORECASE,
+    ),
+    "impairment": re.compile(
+        r"\b(affect|impact|interfer|disrupt|hold(ing)? you back)|get(s|ting)? in the way"
+        r"|(able|hard|harder) to (work|do your job|study|look after)"
+        r"|stop(ped|ping)? you (from|doing)|keep(ing)? up with|\bfunction|day[- ]to[- ]day"
+        r"|daily life|everyday life|manage (at|your|with|things|day)|cop(e|ing) (at|with) "
+        r"(work|school|home|daily|life|things)|how (is|are|has|have|'s)\b[^?]{0,40}\b(work|job"
+        r"|school|stud|home|relationship|family|friend)"
+        r"|\b(?:problems?|trouble|difficult\w*|friction|issues?) (?:at|with) (?:home|work|school"
+        r"|your (?:job|wife|husband|partner|family|friends|colleagues|boss))|knock-on|\btoll\b"
+        r"|(?:harder|hard|difficult) (?:with|for) (?:your )?(?:colleagues|clients|family|friends"
+        r"|partner|wife|husband)|landed you in|late for (?:work|school)|time off|(?:losing|lost) "
+        r"(?:a|your) job|(?:get|getting|got|managing|manage) (?:through|on with) (?:your|the) "
+        r"(?:day|shifts?|work|job)|(?:on top of|keeping up with) (?:things|the house|work|bills"
+        r"|your)|what happens (?:with|at) (?:work|home|school)|noticed a difference in how you"
+        r"|(?:can|could) you (?:still )?(?:do|manage|hold down) (?:the|your) job"
+        r"|seeing friends|social life|(?:has|have) (?:it|this|that|they)\b[^?]{0,25}(?:got|gotten"
+        r"|come) in the way",
+        re.IGNORECASE,
+    ),
+    "stressor": re.compile(
+        r"what happened|(anything|something) (\w+ )?happen|did (it|this|that) happen"
+        r"|happened (to you|before|just before|then)|\bevents?\b|trauma|accident|assault"
+        r"|\bloss\b|bereave|divorce|life change|\bstress|frighten|terrif|go(ne)? through"
+        r"|before (this|it|all this|all of this|these|the \w+) (started|began|start|begin)"
+        r"|trigger|set (it|this) off"
+        r"|\b(?:killed|injured|drowned|explosion|disaster|combat|raped"
+        r"|shot at|abused|mugged|robbed)\b",
+        re.IGNORECASE,
+    ),
+}
+# The parts of life an impairment question names.
+LIFE_AREA = re.compile(
+    r"\b(?:work|job|shifts?|career|school|college|stud(?:y|ies)|home|house|family|relationships?"
+    r"|marriage|friends?|friendships?|social|colleagues?|clients?|day[- ]to[- ]day|daily|life"
+    r"|bills|chores|partner|wife|husband|kids|children)\b",
+    re.IGNORECASE,
+)
+# Questions about other people's health ("family history", "did your father drink?") ask about
+# no fact of the patient; "are you worried about your kids?" still asks about the patient.
+RELATIVE = (
+    r"\b(father|mother|dad|mum|mom|parents?|sisters?|brothers?|siblings?|relatives?"
+    r"|grandparents?|family members?|(anyone (else )?)?in (your|the) family(?! life))\b"
+)
+ILLNESS = (
+    r"\b(ill|illness|problems?|history|diagnos\w*|drink\w*|drugs?|depress\w*|anxi\w*|mental"
+    r"|psychiatr\w*|suicid\w*|conditions?|disorders?|treat\w*|medication)\b"
+)
+OTHERS = re.compile(rf"family history|{RELATIVE}.*{ILLNESS}|{ILLNESS}.*{RELATIVE}", re.I)
+# Open questions: the patient says again what brought them.
+OPEN_QUESTION = re.compile(
+    r"what(?:'s| has| have| is)? (?:\w+ )?(?:brings?|brought|led|made|makes) you\b"
+    r"|what (?:made|led|prompted) you (?:to )?(?:decide|come|book|seek|get in touch|call)"
+    r"|\bhow(?: are| have|'ve| is|'s| has| were) (?:things|life|you|everything|it all|it been)\b"
+    r"(?: been)?(?: going| doing| treating you)?(?: for you)?(?:,? (?:lately|recently|generally"
+    r"|overall|in general|in yourself|at the moment|these days|since (?:we|I|last)[\w ]*|over the"
+    r"[\w ]*|really|then|so far|today|this week|in the last[\w ]*))*[\s,.?!-]*(?:really)?\W*$"
+    r"|tell me (?:a (?:bit|little) |some more |more |a bit more )?(?:about )?(?:(?:it|that|this"
+    r"|yourself|them|what|how|why|whatever|everything|more|what's|what has)\b|how (?:things|life"
+    r"|you|it))|tell me more|in your own words"
+    r"|(?:what|where) (?:would|do|did) you (?:like|want|wish) to (?:talk|start|begin|discuss|tell"
+    r"|focus|cover)|where (?:shall|should|do|can) (?:we|i) (?:start|begin)"
+    r"|where would you like to (?:start|begin)"
+    r"|anything (?:else\b|(?:that )?(?:we|i) (?:haven't|have not|didn't)"
+    r"|you (?:were hoping|think i should|want to (?:add|tell|mention))|that (?:matters"
+    r"|feels|seems)|(?:on|that's on) your mind|important)|(?:have|did) i miss(?:ed)? anything"
+    r"|\b(?:go on|carry on|i'm listening|i am listening|take your time|say as much|say more)\b"
+    r"|what(?:'s| has| is)(?: been)? (?:happening|going on|on your mind|troubling you|bothering"
+    r" you|the (?:problem|matter|trouble))|what seems to be|how can i help|what can i do for you"
+    r"|why (?:are you|have you come|did you come)",
+    re.IGNORECASE,
+)
+# Words in quotation marks: "..." or “...” (any length), or ‘...’ / '...' of two words or more.
+QUOTED = re.compile(r"[\"“”]([^\"“”\n]{2,160})[\"“”]|(?<!\w)[‘']([^’'\n]+? [^’'\n]+?)[’'](?!\w)")
+DIAGNOSIS_QUESTION = re.compile(
+    r"diagnos|what (do you think )?(it|this) is called|what (condition|disorder|illness)"
+    r"|name of (it|your|the)|\bdisorder\b|what do you (think|believe) you have",
+    re.IGNORECASE,
+)
