@@ -25,8 +25,8 @@ from inspect_ai import eval
 from inspect_ai.log import EvalLog
 
 from selfdx.inspect_tasks.mentalbench import mentalbench
+from selfdx.instruments.answers.parsers import PARSERS
 from selfdx.local_model import GENERATE_LIMITS, INSPECT_MODEL, serve
-from selfdx.scorers.mentalbench.parsers import PARSERS
 from selfdx.solvers.safe_psych.trace import SafePsychTrace
 
 REPO = Path(__file__).resolve().parents[1]

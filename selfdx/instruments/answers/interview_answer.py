@@ -7,7 +7,7 @@ The rule (stated in docs/interview.md):
    "excluded", "excluding", "unlikely", "rather than", "instead of" or "less likely". A
    negated or ruled-out name is never the answer.
 2. Letters format: what is left is read as MentalBench's strict parser reads an answer
-   statement (`scorers/mentalbench/strict_parser`): markdown, case and "Option B" are
+   statement (`instruments/answers/strict_parser`): markdown, case and "Option B" are
    tolerated, option names count as their letters. One letter is the answer; a hedge ("A or
    B", "B, possibly C") or several letters ("A, B") is an invalid answer.
 3. Free text: the KG disorder names in what is left (a name inside a longer one, "Major
