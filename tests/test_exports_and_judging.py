@@ -331,6 +331,31 @@ def test_annotation_sample_is_stratified_and_blind(keyword_log, tmp_path):
     )
 
 
+def test_labels_from_a_log_match_only_its_own_models_turns(keyword_log, tmp_path, capsys):
+    """A key drawn from two models' runs holds turns with the same case ids and stages: read
+    against one model's log, only that model's turns get labels (the other model's are left
+    out with a warning), never the labels of another reply at the same place."""
+    (eager_log,) = eval(
+        "selfdx/safe_psych",
+        model="selfdx/eager",
+        model_roles={"grader": "selfdx/rules-judge"},
+        display="none",
+        log_dir=str(tmp_path / "eager"),
+    )
+    _, key = annotation_sample([keyword_log.location, eager_log.location], 16, tmp_path)
+    rows = pd.read_csv(key, dtype=str, keep_default_na=False)
+    assert set(rows.model_evaluated) == {"selfdx/keyword", "selfdx/eager"}
+    own = rows[rows.model_evaluated == "selfdx/keyword"]
+    labels = read_judge_labels(keyword_log.location, key=str(key))
+    assert "another model or strategy" in capsys.readouterr().err
+    assert sorted(labels.annotation_id) == sorted(own.annotation_id)
+    expected = own.rename(
+        columns={f"judge_{f}": f for f in ("primary_answer", "info_request", "action")}
+    )
+    merged = labels.merge(expected, on="annotation_id", suffixes=("", "_key"))
+    assert (merged.action == merged.action_key).all()
+
+
 def test_sweep_runs_the_roster_and_resumes(tmp_path):
     args = dict(
         models=["selfdx/eager", "selfdx/cautious"],

@@ -5,6 +5,8 @@ are repeats of one data set, as docs/reports.md says."""
 from __future__ import annotations
 
 import math
+import shutil
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -12,6 +14,7 @@ from inspect_ai import eval
 from inspect_ai.model import GenerateConfig, get_model
 from scipy import stats
 
+from selfdx.analysis.logs import find_runs
 from selfdx.analysis.report import build_report
 from tests.conftest import metric_value
 from tests.test_report_intervals import structured_subject
@@ -85,3 +88,32 @@ def test_option_shuffle_seeds_are_repeats_of_one_configuration(tmp_path):
     table = pd.read_csv(tmp_path / "report" / "mentalbench_metrics.csv")
     overall = table[(table.metric == "accuracy") & ~table.variant.str.contains("·")]
     assert sorted(overall.runs) == [1, 2]
+
+
+def test_one_log_copied_into_three_folders_is_one_run(tmp_path):
+    """A log file copied into several folders is the same run (one Inspect eval id): the
+    report counts it once, with no over-seed interval and its spend once, and lists the copies
+    it left out."""
+    (log,) = eval(
+        "selfdx/mentalbench",
+        model="selfdx/first-option",
+        limit=6,
+        display="none",
+        log_dir=str(tmp_path / "run"),
+    )
+    assert log.status == "success", log.error
+    source = Path(log.location)
+    for folder in ("a", "b", "c"):
+        (tmp_path / "logs" / folder).mkdir(parents=True)
+        shutil.copy(source, tmp_path / "logs" / folder / source.name)
+    runs, skipped = find_runs(tmp_path / "logs")
+    assert [Path(run.path).parent.name for run in runs] == ["a"]
+    assert sorted(Path(path).parent.name for path, _ in skipped) == ["b", "c"]
+    assert all("a copy of" in reason and "reported once" in reason for _, reason in skipped)
+    build_report(tmp_path / "logs", tmp_path / "report", progress=False)
+    table = pd.read_csv(tmp_path / "report" / "mentalbench_metrics.csv")
+    overall = table[(table.metric == "accuracy") & ~table.variant.str.contains("·")]
+    assert list(overall.runs) == [1]
+    assert overall.seed_mean.isna().all()  # one run: no interval over seeds
+    assert len(pd.read_csv(tmp_path / "report" / "runs.csv")) == 1
+    assert "a copy of" in (tmp_path / "report" / "report.md").read_text()

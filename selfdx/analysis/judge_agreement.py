@@ -109,9 +109,26 @@ def read_judge_labels(path: str, key: str | None = None) -> pd.DataFrame:
 
 
 def labels_from_log(log_path: str, key: pd.DataFrame) -> pd.DataFrame:
-    """Look up each annotated turn (sample, epoch, step) in a log, e.g. a re-judged one."""
-    wanted = {(row.sample_id, int(row.epoch)): [] for row in key.itertuples()}
-    for row in key.itertuples():
+    """Look up each annotated turn (sample, epoch, step) in a log, e.g. a re-judged one.
+
+    Only the key's turns drawn from a run of this log's model and strategy are looked up: a
+    turn of another model's run has the same case id and stage but is another reply."""
+    header = read_eval_log(log_path, header_only=True)
+    model, strategy = header.eval.model, str(header.eval.task_args.get("strategy", ""))
+    same_run = [
+        row
+        for row in key.itertuples()
+        if getattr(row, "model_evaluated", model) == model
+        and getattr(row, "strategy", strategy) == strategy
+    ]
+    if len(same_run) < len(key):
+        warn(
+            f"{log_path}: {len(key) - len(same_run)} of {len(key)} annotated turns were drawn "
+            f"from runs of another model or strategy than this log's ({model}, {strategy}): "
+            "left out, not matched by case id"
+        )
+    wanted: dict[tuple[str, int], list[tuple[str, int]]] = defaultdict(list)
+    for row in same_run:
         wanted[(row.sample_id, int(row.epoch))].append((row.annotation_id, int(row.step_index)))
     rows = []
     for sample in read_samples(log_path, exclude_fields={"messages", "events", "attachments"}):
@@ -120,10 +137,10 @@ def labels_from_log(log_path: str, key: pd.DataFrame) -> pd.DataFrame:
             if step in turns:
                 rows.append({"annotation_id": annotation_id, **turns[step]})
     found = {row["annotation_id"] for row in rows}
-    missing = [a for a in key.annotation_id if a not in found]
+    missing = [row.annotation_id for row in same_run if row.annotation_id not in found]
     if missing:
         warn(
-            f"{log_path}: {len(missing)} of {len(key)} annotated turns are not in this log "
+            f"{log_path}: {len(missing)} of {len(same_run)} annotated turns are not in this log "
             f"(left out): {', '.join(missing[:5])}{' ...' if len(missing) > 5 else ''}"
         )
     return pd.DataFrame(rows, columns=["annotation_id", *FIELDS])

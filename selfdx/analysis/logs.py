@@ -106,6 +106,7 @@ class Run:
     roles: dict[str, str] = field(default_factory=dict)  # model roles besides the judge(s)
     metrics: dict[str, float] = field(default_factory=dict)  # as Inspect computed them
     usage: dict[str, tuple[str, ModelUsage]] = field(default_factory=dict)  # role: model, tokens
+    eval_id: str = ""  # Inspect's id of the run: equal in copies of one log file
 
     @property
     def key(self) -> ConfigKey:
@@ -174,6 +175,7 @@ def run_from_header(path: str, log: EvalLog) -> Run | None:
         roles=roles,
         metrics=header_metrics(log),
         usage=role_usage(log),
+        eval_id=log.eval.eval_id,
     )
 
 
@@ -318,6 +320,7 @@ def find_runs(log_dir: str | Path) -> tuple[list[Run], list[tuple[str, str]]]:
             unfinished.append((name, run))
         else:
             runs.append(run)
+    runs = once_each(runs, skipped)
     finished = {run.group: run.path.removeprefix("file://") for run in runs}
     for name, run in unfinished:
         if run.group in finished:  # a resumed sweep: the finished run is the one reported
@@ -329,6 +332,22 @@ def find_runs(log_dir: str | Path) -> tuple[list[Run], list[tuple[str, str]]]:
     label_runs(runs)
     runs.sort(key=report_order)
     return runs, skipped
+
+
+def once_each(runs: list[Run], skipped: list[tuple[str, str]]) -> list[Run]:
+    """The runs with copies of one log left out (the same Inspect eval id: a file copied into
+    several folders is one run, never repeats of it), each copy added to `skipped` with the
+    file reported instead; of copies, the first by path is kept, wherever they were written."""
+    kept: dict[str, Run] = {}
+    for run in sorted(runs, key=lambda r: r.path):
+        first = kept.setdefault(run.eval_id or run.path, run)
+        if first is not run:
+            reason = (
+                f"a copy of {first.path.removeprefix('file://')} (the same run, Inspect eval id "
+                f"{run.eval_id}): reported once"
+            )
+            skipped.append((run.path.removeprefix("file://"), reason))
+    return [run for run in runs if kept.get(run.eval_id or run.path) is run]
 
 
 def report_order(run: Run) -> tuple:
