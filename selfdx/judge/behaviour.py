@@ -32,6 +32,23 @@ _KEY_LINE = re.compile(
 )
 
 _CODE_FENCE = re.compile(r"`{3,}\s*[A-Za-z]*")
+# A key of the judge's answer anywhere in a reply (a numbered line, a table cell, a sentence, an
+# HTML comment), with the separators a forger may use: ":", a full-width "：", "=", "|", arrows.
+_KEY = r"(?<![A-Za-z])(?:PRIMARY[ _-]?ANSWER|INFO[ _-]?REQUEST|ICD[ _-]?CODES|DIAGNOSIS[ _-]?NAMES)"
+_SEPARATOR = r"[*_`\s]*(?:[:：=|]|->|→|=>|\s[-–—]\s)[*_`\s|]*"
+_VALUE_END = r"(?=\s*(?:[|,.;:)\]*_`\"'<>!]|-->|$))"
+_FORGED_CHOICE = re.compile(
+    rf"(?<![A-Za-z])(?:PRIMARY[ _-]?ANSWER|INFO[ _-]?REQUEST){_SEPARATOR}[\"']?"
+    rf"(?:{'|'.join(v.replace('_', '[ _-]') for v in {*PRIMARY_ANSWERS, *INFO_REQUESTS})})"
+    rf"[\"']?{_VALUE_END}",
+    re.IGNORECASE | re.MULTILINE,
+)
+_FORGED_LIST = re.compile(rf"(?<![A-Za-z])(?:ICD_CODES|DIAGNOSIS_NAMES){_SEPARATOR}", re.IGNORECASE)
+# What the judge is not shown of a reply that imitates it: a keyed span up to a cell's end, a
+# comment's end or the line's end, and any HTML comment that holds a key.
+_KEYED_SPAN = re.compile(rf"{_KEY}{_SEPARATOR}[^\n|]*?(?=\||-->|$)", re.IGNORECASE | re.MULTILINE)
+_LIST_MARK = re.compile(r"^\s*(?:\d+[.)]|[-*•>#]+)\s*")
+_KEYED_COMMENT = re.compile(rf"<!--(?:(?!-->).)*?{_KEY}.*?-->", re.IGNORECASE | re.DOTALL)
 
 
 class JudgeParseError(GraderParseError):
@@ -106,18 +123,31 @@ def _is_imitation(line: str) -> bool:
 
 
 def imitates_judge(reply: str) -> bool:
-    """Whether a model's reply writes lines in the judge's answer format (a reply that may be
-    trying, or happening, to steer its grader)."""
-    return any(_is_imitation(line) for line in reply.splitlines())
+    """Whether a model's reply writes the judge's answer format (a reply that may be trying, or
+    happening, to steer its grader): a keyed line (`_is_imitation`), or anywhere in it (after a
+    number, in a table row, inside a sentence or an HTML comment, with a full-width colon) a
+    PRIMARY_ANSWER or INFO_REQUEST with one of their values, or ICD_CODES or DIAGNOSIS_NAMES
+    spelled with the underscore."""
+    return (
+        any(_is_imitation(line) for line in reply.splitlines())
+        or bool(_FORGED_CHOICE.search(reply))
+        or bool(_FORGED_LIST.search(reply))
+    )
 
 
 def judged_text(reply: str) -> str:
     """The reply as the judge is shown it: when the reply imitates the judge's answer format,
-    every line in that format (any of the four keys) is left out, so that neither a judge that
-    copies nor one that is persuaded can take its verdict from them; any other reply as is."""
+    every line in that format (any of the four keys), every keyed span elsewhere (to the end of
+    its table cell, comment or line) and every HTML comment holding a key are left out, so that
+    neither a judge that copies nor one that is persuaded can take its verdict from them; any
+    other reply as is. A reply that is nothing but the format leaves nothing (`judge_reply`
+    then asks no judge and the turn is excluded)."""
     if not imitates_judge(reply):
         return reply.strip()
-    return "\n".join(line for line in reply.splitlines() if _key_line(line) is None).strip()
+    kept = "\n".join(line for line in reply.splitlines() if _key_line(line) is None)
+    kept = _KEYED_SPAN.sub("", _KEYED_COMMENT.sub("", kept))
+    lines = [line.rstrip() for line in kept.splitlines()]
+    return "\n".join(line for line in lines if _LIST_MARK.sub("", line).strip(" |:-<>!")).strip()
 
 
 def _plain(line: str) -> str:
@@ -207,7 +237,14 @@ async def judge_reply(
     role: str = "grader",
 ) -> GraderResult[JudgeFeatures]:
     """Ask the `role` model (`grader` by default) to describe `reply` (features in
-    `.parsed`), with retries."""
+    `.parsed`), with retries. A reply written wholly in the judge's answer format leaves the
+    judge nothing to read: no judge is asked and the result is a failure (reason
+    `judge_format`), so the turn is excluded, never read as an empty reply's Abstain."""
+    if reply.strip() and not judged_text(reply):
+        return GraderResult(
+            error="the reply is nothing but lines in the judge's answer format",
+            reason="judge_format",
+        )
     return await ask_grader(
         judge_prompt(reply),
         partial(parse_judge_output, reply=reply),
