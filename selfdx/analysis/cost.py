@@ -25,15 +25,33 @@ from selfdx.errors import SelfdxError
 
 # The size of each task's published data, for projections from runs on other data (the demo
 # set, a --limit subset): cases of the default configuration, and where the number comes from.
+# MentalBench and the interview are counted per configuration instead (`published_population`).
 PUBLISHED: dict[str, tuple[int, str]] = {
     "safe_psych": (1048, "Safe-Psych's 1,048 published cases (paper), one strategy"),
-    "mentalbench": (24750, "MentalBench's 24,750 published items"),
+    "mentalbench": (24744, "MentalBench's 24,744 published items (6 truncated left out)"),
     "interview": (1725, "the 1,725 published Type 1-2 profiles (the default types)"),
     "judge_check": (1091, "the 1,091 bundled labelled replies"),
     "patient_check": (17240, "the 17,240 probes of the published profiles"),
     "question_check": (580, "the 580 held-out labelled doctor turns"),
     "mentalbench_generate": (24750, "MentalBench's 24,750 cases, written anew"),
 }
+GENERATORS = ("gemini", "gpt5", "qwen235")
+# Published MentalBench items by type variant, per generator (gemini, gpt5, qwen235): (complete,
+# truncated) generations, counted in the published resources/ folder (tests/test_cost.py checks
+# them against it where the data is at hand).
+MENTALBENCH_ITEMS: dict[str, tuple[tuple[int, int], ...]] = {
+    "1": ((575, 0), (575, 0), (575, 0)),
+    "2": ((1148, 2), (1150, 0), (1149, 1)),
+    "3": ((2175, 0), (2175, 0), (2175, 0)),
+    "4a": ((2173, 2), (2175, 0), (2175, 0)),
+    "4b": ((2174, 1), (2175, 0), (2175, 0)),
+}
+# Published interview profiles by type variant (identical across generators).
+INTERVIEW_PROFILES = {"1": 575, "2": 1150, "3": 2175, "4a": 2175, "4b": 2175}
+SAMPLED_PER_TYPE = 10  # the interview's default n_sampled
+# Calls served from Inspect's cache, or from selfdx's memory of an identical judge call, leave
+# no token usage in the log: a projection from such a run undercounts the judge.
+CACHED = "judge calls served from a cache are not in the tokens (-T judge_cache=false counts them)"
 ROLE_NAMES = {"model": "model under test"}
 
 
@@ -88,12 +106,57 @@ def _log_name(run: Run) -> str:
     return run.path.removeprefix("file://").rsplit("/", 1)[-1]
 
 
-def projection_basis(run: Run) -> tuple[int, str]:
+def projection_basis(run: Run) -> tuple[float, str]:
     """The cases a whole run of this configuration has: the run's own data when it is a
-    published or user set (its size before any --limit), else the task's published data."""
+    published or user set (its samples before any --limit: every style and type it ran), else
+    the published data of the same configuration (`published_population`)."""
     if run.is_demo or run.benchmark == "mentalbench_generate" or not run.dataset_size:
-        return PUBLISHED[run.benchmark]
-    return run.dataset_size, f"the {run.dataset_size:,} cases of {run.data_source}"
+        return published_population(run)
+    return run.dataset_size, f"the {run.dataset_size:,} samples of {run.data_source}"
+
+
+def _types(variants: list[str]) -> str:
+    return ", ".join(variants)
+
+
+def published_population(run: Run) -> tuple[float, str]:
+    """The published cases of `run`'s configuration: MentalBench's items of its types,
+    generators and truncation setting; the interview's profiles of its types (or its fresh
+    profiles, `n_sampled` per type), times its patient styles; the task's published data for
+    the other tasks. NaN, with the reason, where the published counts cannot say (a disorders
+    filter)."""
+    args, facts = run.task_args, run.metadata
+    if run.benchmark == "mentalbench" and facts.get("variants"):
+        variants = [v for v in facts["variants"] if v in MENTALBENCH_ITEMS]
+        if args.get("disorders"):
+            return math.nan, "not projected: a disorders filter (counts by disorder not bundled)"
+        chosen = args.get("generators") or GENERATORS
+        chosen = [chosen] if isinstance(chosen, str) else chosen
+        chosen = {g.strip().lower() for item in chosen for g in str(item).split(",")}
+        chosen = chosen & set(GENERATORS) or set(GENERATORS)  # the demo's own stands for all
+        truncated = bool(args.get("include_truncated"))
+        count = sum(
+            complete + (cut if truncated else 0)
+            for v in variants
+            for g, (complete, cut) in zip(GENERATORS, MENTALBENCH_ITEMS[v], strict=True)
+            if g in chosen
+        )
+        who = "every generator" if chosen >= set(GENERATORS) else ", ".join(sorted(chosen))
+        return count, f"MentalBench's {count:,} published items of types {_types(variants)} ({who})"
+    if run.benchmark == "interview" and facts.get("variants"):
+        variants = [v for v in facts["variants"] if v in INTERVIEW_PROFILES]
+        styles = facts.get("patient_styles") or ["plain"]
+        source = str(args.get("cases", "published"))
+        published = sum(INTERVIEW_PROFILES[v] for v in variants)
+        fresh = int(args.get("n_sampled") or SAMPLED_PER_TYPE) * len(variants)
+        cases = {"published": published, "sampled": fresh}.get(source, published + fresh)
+        what = {"published": "published", "sampled": "fresh"}.get(source, "published and fresh")
+        count = cases * len(styles)
+        return count, (
+            f"the {cases:,} {what} profiles of types {_types(variants)} x {len(styles)} patient "
+            f"style(s) = {count:,} interviews"
+        )
+    return PUBLISHED[run.benchmark]
 
 
 def usage_frame(runs: list[Run], prices: dict[str, ModelCost]) -> pd.DataFrame:
@@ -104,8 +167,12 @@ def usage_frame(runs: list[Run], prices: dict[str, ModelCost]) -> pd.DataFrame:
     rows = []
     for run in runs:
         samples = run.completed_samples
+        basis = projection_basis(run)
         for role, (model, usage) in sorted(run.usage.items()):
             cost, source = run_cost(model, usage, prices)
+            over = basis[1]
+            if role.startswith("grader") and run.task_args.get("judge_cache", False):
+                over += f"; {CACHED}"
             rows.append(
                 {
                     "log": _log_name(run),
@@ -125,8 +192,8 @@ def usage_frame(runs: list[Run], prices: dict[str, ModelCost]) -> pd.DataFrame:
                     "cost": cost,
                     "cost_per_case": cost / samples if samples else math.nan,
                     "price": source,
-                    "published_cases": projection_basis(run)[0],
-                    "projected_over": projection_basis(run)[1],
+                    "published_cases": basis[0],
+                    "projected_over": over,
                 }
             )
     return pd.DataFrame(rows)
@@ -142,7 +209,7 @@ def projection_frame(usage: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for key, group in grouped:
         samples = int(group["samples"].sum())
-        cases = int(group["published_cases"].iloc[0])
+        cases = float(group["published_cases"].iloc[0])
         input_per_case = group["input_tokens"].sum() / samples if samples else math.nan
         output_per_case = group["output_tokens"].sum() / samples if samples else math.nan
         priced = bool((group["price"] != "none").all())
@@ -162,6 +229,27 @@ def projection_frame(usage: pd.DataFrame) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(rows)
+
+
+def price_problems(usage: pd.DataFrame, prices: dict[str, ModelCost]) -> list[str]:
+    """What is wrong between a price table and the runs: a priced model no run used (a
+    misspelled name), and a model that ran with no price (its cost left blank). Offline
+    models (`selfdx/`, `mockllm/`) cost nothing and need no price."""
+    if not prices or usage.empty:
+        return []
+    models = set(usage["model"])
+    problems = []
+    unused = sorted(set(prices) - models)
+    if unused:
+        problems.append(
+            f"--prices names {', '.join(unused)}, which no run used (the runs used "
+            f"{', '.join(sorted(models))}): check the spelling"
+        )
+    paid = usage[~usage["model"].str.startswith(("selfdx/", "mockllm/"))]
+    unpriced = sorted(set(paid.loc[paid["price"] == "none", "model"]))
+    if unpriced:
+        problems.append(f"--prices has no price for {', '.join(unpriced)}: its cost is left blank")
+    return problems
 
 
 def total_by_model(usage: pd.DataFrame) -> pd.DataFrame:

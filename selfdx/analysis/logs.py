@@ -107,6 +107,7 @@ class Run:
     metrics: dict[str, float] = field(default_factory=dict)  # as Inspect computed them
     usage: dict[str, tuple[str, ModelUsage]] = field(default_factory=dict)  # role: model, tokens
     eval_id: str = ""  # Inspect's id of the run: equal in copies of one log file
+    metadata: dict[str, Any] = field(default_factory=dict)  # the task's facts (variants, styles)
 
     @property
     def key(self) -> ConfigKey:
@@ -176,6 +177,7 @@ def run_from_header(path: str, log: EvalLog) -> Run | None:
         metrics=header_metrics(log),
         usage=role_usage(log),
         eval_id=log.eval.eval_id,
+        metadata=dict(log.eval.metadata or {}),
     )
 
 

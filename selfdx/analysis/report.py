@@ -174,6 +174,9 @@ def cost_section(out: Path, runs: list[Run], prices: dict, written: list[Path]) 
     if usage.empty:
         section.note += " These runs recorded no token usage."
         return section
+    for problem in cost.price_problems(usage, prices):
+        warn(problem)
+        section.note += f" Warning: {problem}."
     projection = cost.projection_frame(usage)
     for name, frame in (("cost_by_run", usage), ("cost_projection", projection)):
         path = out / f"{name}.csv"
