@@ -169,3 +169,12 @@ def test_a_budget_notice_and_a_reminder_fit_in_the_message_limit(log_dir):
     for mode in ("initial", "full"):
         log = run_demo(log_dir, asks, mode=mode)
         assert {s.store["InterviewTrace:stop_reason"] for s in log.samples} == {"unparsed"}
+
+
+@pytest.mark.parametrize("mode", ["full", "initial"])
+def test_a_patient_style_without_a_patient_is_refused(mode):
+    """mode=full and initial show the profile as text: no patient speaks, so a style (and a
+    style breakdown with a drop of 0) would report what never happened."""
+    with pytest.raises(ArgumentError, match=f"needs mode=interview \\(mode={mode}"):
+        interview(data="demo", mode=mode, patient_style="plain,guarded")
+    assert interview(data="demo", mode=mode, patient_style="plain")  # the default is fine

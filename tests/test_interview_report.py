@@ -100,3 +100,29 @@ def test_export_refuses_other_tasks(tmp_path):
     )
     with pytest.raises(SelfdxError, match="is not selfdx/interview"):
         export_interview([log.location], tmp_path / "out")
+
+
+def test_export_records_the_patient_style_and_every_disorder_of_a_type3_key(tmp_path):
+    """A Type 3 key names two disorders and a case runs with a patient style: both are in
+    every exported record and in the Markdown heading, not just the first disorder."""
+    (log,) = eval(
+        "selfdx/interview",
+        task_args={"data": "demo", "types": "3", "patient_style": "plain,guarded"},
+        model="selfdx/kg-interviewer",
+        limit=4,
+        display="none",
+        log_dir=str(tmp_path / "logs"),
+    )
+    assert log.status == "success", log.error
+    jsonl, md = export_interview([log.location], tmp_path / "t")
+    records = [json.loads(line) for line in jsonl.read_text().splitlines()]
+    assert {r["patient_style"] for r in records} == {"plain", "guarded"}
+    for record, sample in zip(records, log.samples, strict=True):
+        case = sample.metadata["case"]
+        assert record["answers"] == case["answers"] and len(record["answers"]) == 2
+        names = dict(zip(case["option_codes"], case["option_names"], strict=True))
+        assert record["answer_names"] == [names[code] for code in case["answers"]]
+        assert record["sample_id"].endswith("@" + record["patient_style"])
+    text = md.read_text()
+    assert " and ".join(records[0]["answer_names"]) in text
+    assert "patient style guarded" in text

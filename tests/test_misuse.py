@@ -101,6 +101,8 @@ def mentalbench_log(tmp_path_factory):
             "answer_format: expected one of letters, free_text, got 'words'",
         ),
         ("mentalbench", {"include_truncated": "yes"}, "include_truncated: expected true or false"),
+        ("mentalbench", {"revision": "v2"}, "revision: 'v2' applies to data=hf only (data='demo'"),
+        ("safe_psych", {"revision": "v2"}, "revision: 'v2' applies to data=hf only (data='demo'"),
     ],
 )
 def test_wrong_task_arguments_name_the_argument(task, arguments, message, tmp_path):

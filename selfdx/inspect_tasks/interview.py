@@ -100,6 +100,11 @@ def interview(
     data = text("data", data, "'demo' or a MentalBench resources/ folder")
     variants = normalise_types(types)
     styles = normalise_styles(patient_style)
+    if mode != "interview" and styles != ["plain"]:
+        raise ArgumentError(
+            f"patient_style: {','.join(styles)} needs mode=interview (mode={mode} shows the "
+            "profile as text: no patient speaks, so a style would change nothing)"
+        )
     kg, chosen = load_cases(data, variants, cases, n_sampled, seed, generator)
     if not chosen:
         raise ArgumentError(f"data: no interview cases for types {','.join(variants)} in {data!r}")

@@ -82,6 +82,10 @@ def mentalbench(
     include_truncated = flag("include_truncated", include_truncated)
     seed = checked("seed", seed, int, "expected an integer")
     revision = text("revision", revision, "a Hub revision (branch, tag or commit)")
+    if revision != HF_REVISION and str(data) != "hf":
+        raise ArgumentError(
+            f"revision: {revision!r} applies to data=hf only (data={str(data)!r} is read as it is)"
+        )
     if types is None or (isinstance(types, str) and not types.strip()):
         raise ArgumentError(f"types: expected 1, 2, 3, 4, 4a or 4b (or a list), got {types!r}")
     variants = normalise_types(types)

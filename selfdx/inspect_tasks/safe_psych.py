@@ -77,6 +77,10 @@ def safe_psych(
     data = text("data", data, "'hf', 'demo' or the path of a CSV in the published schema")
     check_strategy(strategy)
     revision = text("revision", revision, "a Hub revision (branch, tag or commit)")
+    if revision != HF_REVISION and data != "hf":
+        raise ArgumentError(
+            f"revision: {revision!r} applies to data=hf only (data={data!r} is read as it is)"
+        )
     judge_attempts = positive_int("judge_attempts", judge_attempts)
     judge_max_tokens = positive_int("judge_max_tokens", judge_max_tokens)
     judge_cache = flag("judge_cache", judge_cache)

@@ -365,6 +365,16 @@ class InterviewCollector:
         )
 
 
+def answer_names(case: dict[str, Any]) -> list[str]:
+    """The names of the key's disorders, from the options shown (the gold name alone when the
+    case has one answer or its options do not name the others)."""
+    names = dict(zip(case.get("option_codes") or [], case.get("option_names") or [], strict=False))
+    answers = case.get("answers") or []
+    if len(answers) > 1 and all(code in names for code in answers):
+        return [names[code] for code in answers]
+    return [case["gold_name"]] if case.get("gold_name") else []
+
+
 def transcript(sample: EvalSample, model: str, path: str) -> dict[str, Any]:
     """One case as a plain record: identifiers, answer, scores and every turn."""
     store = sample.store or {}
@@ -399,6 +409,10 @@ def transcript(sample: EvalSample, model: str, path: str) -> dict[str, Any]:
         "key": case.get("key"),
         "gold": case.get("gold"),
         "gold_name": case.get("gold_name"),
+        # Type 3: every disorder of the key (main, then sub), and their names
+        "answers": case.get("answers") or ([case["gold"]] if case.get("gold") else []),
+        "answer_names": answer_names(case),
+        "patient_style": case.get("patient_style", "plain"),
         "criteria_met": case.get("criteria_met"),
         "opening": store.get("InterviewTrace:opening"),
         "turns": turns,
@@ -418,8 +432,9 @@ def markdown(record: dict[str, Any]) -> str:
     lines = [
         f"## {record['sample_id']} ({record['model']}, {record['mode']})",
         "",
-        f"Key: {record['gold_name']} ({record['gold']}); criteria met on the whole profile: "
-        f"{record['criteria_met']}.",
+        f"Key: {' and '.join(record['answer_names']) or record['gold_name']} "
+        f"({', '.join(record['answers']) or record['gold']}); patient style "
+        f"{record['patient_style']}; criteria met on the whole profile: {record['criteria_met']}.",
         "",
         f"> {record['opening']}".replace("\n", "\n> "),
         "",
