@@ -126,3 +126,33 @@ def test_export_records_the_patient_style_and_every_disorder_of_a_type3_key(tmp_
     text = md.read_text()
     assert " and ".join(records[0]["answer_names"]) in text
     assert "patient style guarded" in text
+
+
+def test_one_run_per_style_gets_the_drop_over_the_cases_both_ran(tmp_path):
+    """The guide's workflow, one run per patient style: the styled run's cases differ in their
+    content (another data hash), yet it pairs with the plain run by case, and the drop is the
+    mean over the cases both ran (4 of them here: the styled run was limited)."""
+    logs = {}
+    for style, limit in (("plain", None), ("vague", 4)):
+        (logs[style],) = eval(
+            "selfdx/interview",
+            task_args={"data": "demo", "patient_style": style},
+            model="selfdx/kg-interviewer",
+            limit=limit,
+            display="none",
+            log_dir=str(tmp_path / "logs"),
+        )
+        assert logs[style].status == "success", logs[style].error
+    out = build_report(tmp_path / "logs", tmp_path / "report", progress=False)
+    (row,) = pd.read_csv(out / "interview_patient_styles.csv").to_dict("records")
+    correct = {
+        style: {s.id: s.scores["interview_scorer"].value["accuracy"] for s in log.samples}
+        for style, log in logs.items()
+    }
+    common = sorted(correct["vague"])
+    assert len(common) == 4 and set(common) <= set(correct["plain"])
+    assert row["paired: vague"] == 4
+    expected = sum(correct["plain"][c] - correct["vague"][c] for c in common) / 4
+    assert row["drop: vague"] == pytest.approx(expected)
+    assert row["plain"] == pytest.approx(sum(correct["plain"].values()) / len(correct["plain"]))
+    assert row["vague"] == pytest.approx(sum(correct["vague"].values()) / 4)

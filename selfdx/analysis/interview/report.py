@@ -105,9 +105,10 @@ class InterviewCollector:
         )
         # (model, cases run, judge, dataset) -> every case's result in each mode and patient
         self.paired: dict[tuple[str, ...], list[CaseResult]] = defaultdict(list)
-        # (model, variant without the style, judge, dataset) -> patient style -> [correct, cases]
-        self.styles: dict[tuple[str, ...], dict[str, list[float]]] = defaultdict(
-            lambda: defaultdict(lambda: [0.0, 0.0])
+        # (model, variant without the style, judge, data source) -> patient style -> case ->
+        # its results (one per epoch): runs of one style each pair up with the plain run by case
+        self.styles: dict[tuple[str, ...], dict[str, dict[str, list[float]]]] = defaultdict(
+            lambda: defaultdict(lambda: defaultdict(list))
         )
 
     def add(self, run: Run, sample: EvalSample) -> None:
@@ -128,9 +129,8 @@ class InterviewCollector:
         if not math.isnan(correct) and mode == "interview":
             # the same model and cases, any patient style: one row of the styles table
             base = interview_variant(run.task_args, run.changed_args, with_style=False)
-            pair = self.styles[(run.model, base, run.judge or "", run.dataset)][style]
-            pair[0] += correct
-            pair[1] += 1
+            by_case = self.styles[(run.model, base, run.judge or "", run.data_source)][style]
+            by_case[str(sample.id).rsplit("@", 1)[0]].append(correct)
         for group in groups:
             for name, value in values.items():
                 # a mean over cases (as the task reports it), resampled by seed profile
@@ -208,22 +208,29 @@ class InterviewCollector:
         return pd.DataFrame(rows)
 
     def styles_frame(self) -> pd.DataFrame:
-        """Models x patient styles: accuracy with each style, and the drop from `plain`
-        (shown when some model met a patient other than the plain one)."""
+        """Models x patient styles: accuracy with each style, and the drop from `plain` over
+        the cases run with both (`paired: <style>` of them), whether the styles ran in one run
+        or one run each (shown when some model met a patient other than the plain one)."""
         if not any(set(by_style) - {"plain"} for by_style in self.styles.values()):
             return pd.DataFrame()
         rows = []
         for (model, cases_run, _, dataset), by_style in sorted(self.styles.items()):
-            accuracy = {
-                style: correct / cases for style, (correct, cases) in by_style.items() if cases
+            per_case = {
+                style: {case: sum(v) / len(v) for case, v in cases.items()}
+                for style, cases in by_style.items()
             }
             row: dict[str, object] = {"model": model, "cases": cases_run, "dataset": dataset}
             for style in STYLES:
-                if style in accuracy:
-                    row[style] = accuracy[style]
+                if per_case.get(style):
+                    row[style] = sum(per_case[style].values()) / len(per_case[style])
+            plain = per_case.get("plain", {})
             for style in STYLES[1:]:
-                if style in accuracy and "plain" in accuracy:
-                    row[f"drop: {style}"] = accuracy["plain"] - accuracy[style]
+                common = sorted(set(plain) & set(per_case.get(style, {})))
+                if common:  # over the cases both ran, in one run or one run per style
+                    row[f"drop: {style}"] = sum(
+                        plain[c] - per_case[style][c] for c in common
+                    ) / len(common)
+                    row[f"paired: {style}"] = len(common)
             rows.append(row)
         return pd.DataFrame(rows)
 
