@@ -29,6 +29,7 @@ that names no option at all is `unreadable`.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
@@ -37,6 +38,8 @@ from selfdx.datasets.mentalkg.diagnosis_names import find_diagnosis_names
 from selfdx.datasets.mentalkg.entities import MentalKG
 from selfdx.instruments.answers.strict_parser import parse_strict
 
+# The disorders an answer may name: the graph, or a code -> name table (the answer check's).
+Disorders = MentalKG | Mapping[str, str]
 AnswerStatus = Literal["named", "hedged", "several", "unreadable"]
 CLAUSES = re.compile(r"[,;()\[\]\n]+")
 NEGATION = re.compile(
@@ -133,22 +136,30 @@ def read_letters(text: str, case: InterviewCase) -> AnswerReading:
     return AnswerReading(case.option_codes[index], "named", parsed.reason)
 
 
-def free_text_codes(text: str, kg: MentalKG) -> set[str]:
+def disorder_names(kg: Disorders) -> Mapping[str, str]:
+    """code -> name of the disorders an answer is read against: the graph's, or a table."""
+    if isinstance(kg, MentalKG):
+        return {code: disorder.name for code, disorder in kg.disorders.items()}
+    return kg
+
+
+def free_text_codes(text: str, kg: Disorders) -> set[str]:
     """The KG disorders a free-text answer names (a name inside a longer one counts as the
     longer one), else those its synonyms and abbreviations name."""
     low = text.lower()
     spans = []
-    for code, disorder in kg.disorders.items():
-        for match in re.finditer(re.escape(disorder.name.lower()), low):
+    known = disorder_names(kg)
+    for code, name in known.items():
+        for match in re.finditer(re.escape(name.lower()), low):
             spans.append((match.start(), match.end(), code))
     longest = [s for s in spans if not any(o != s and o[0] <= s[0] and s[1] <= o[1] for o in spans)]
     codes = {code for _, _, code in longest}
     if not codes:
-        codes = {c for m in find_diagnosis_names(text) for c in m.codes if c in kg.disorders}
+        codes = {c for m in find_diagnosis_names(text) for c in m.codes if c in known}
     return codes
 
 
-def read_free_text(text: str, kg: MentalKG) -> AnswerReading:
+def read_free_text(text: str, kg: Disorders) -> AnswerReading:
     codes = free_text_codes(text, kg)
     if len(codes) == 1:
         return AnswerReading(codes.pop(), "named", "one disorder named")
@@ -159,13 +170,13 @@ def read_free_text(text: str, kg: MentalKG) -> AnswerReading:
 
 
 def read_answer(
-    text: str | None, case: InterviewCase, kg: MentalKG, answer_format: str
+    text: str | None, case: InterviewCase, kg: Disorders, answer_format: str
 ) -> AnswerReading:
     """The option (KG code) a `DIAGNOSIS:` text names, by the rule of this module; for a Type 3
     case, every option it names (`read_answer_set`)."""
     if not text or not text.strip():
         return AnswerReading(None, "unreadable", "empty answer")
-    names = [d.name for d in kg.disorders.values()] + list(case.option_names)
+    names = list(disorder_names(kg).values()) + list(case.option_names)
     masked, names_at = masked_names(listed(text), names)
     kept_masked = FRAMING.sub(" ", affirmed_part(masked))
     kept = " ".join(unmasked(kept_masked, names_at).split())
@@ -180,7 +191,7 @@ def read_answer(
 
 
 def read_answer_set(
-    kept: str, case: InterviewCase, kg: MentalKG, answer_format: str, hedged: bool | None = None
+    kept: str, case: InterviewCase, kg: Disorders, answer_format: str, hedged: bool | None = None
 ) -> AnswerReading:
     """Type 3: the options an answer names, as a set ("A & C", "A and C", two names). A hedge
     between them ("A or C") is invalid, as for one option; so is a letter that is no option."""

@@ -30,14 +30,12 @@ from typing import Any
 
 from selfdx.datasets.behaviour_labels import Action
 from selfdx.datasets.icd10 import (
-    extract_codes,
-    manifestation_code,
     match_category,
     match_full_code,
     match_group,
 )
 from selfdx.datasets.strategies import is_full_info
-from selfdx.judge.behaviour import first_code
+from selfdx.instruments.answers.icd_code import diagnosis_code
 from selfdx.solvers.safe_psych.trace import FINAL_STOPS, Turn
 
 TIMINGS = ("premature", "on_time", "late", "never")
@@ -112,15 +110,10 @@ def timing_of(first_dx: int | None, earliest: int) -> str:
 
 
 def predicted_code(turn: Turn, strategy: str) -> str | None:
-    """The diagnosis code of a Diagnose turn: the judge's first code (the reply's, unjudged),
-    or, where the reply writes that code as the dagger of a dagger-asterisk pair
-    (`G30.1† F00.1*`), the pair's asterisk code, the mental disorder."""
-    if strategy == "structured_actions":
-        codes = extract_codes(turn.reply)
-        code = codes[0] if codes else None
-    else:
-        code = first_code(turn.icd_codes)
-    return manifestation_code(turn.reply, code)
+    """The diagnosis code of a Diagnose turn (`instruments.answers.icd_code`): the judge's
+    first code, or the reply's own for `structured_actions`."""
+    unjudged = strategy == "structured_actions"
+    return diagnosis_code(turn.reply, None if unjudged else turn.icd_codes)
 
 
 def case_outcome(

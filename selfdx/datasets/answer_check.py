@@ -1,0 +1,117 @@
+"""Labelled final answers for measuring the answer readers (`selfdx.instruments.answers`).
+
+Each item is a model's final turn in one of six situations, labelled with what it commits to:
+
+- `mentalbench_single` / `mentalbench_multi`: a MentalBench reply to four lettered options
+  (one answer; every option that applies);
+- `interview_letters` / `interview_type3`: an interview's last turn with a `DIAGNOSIS:` line
+  naming one option, or every option that applies, of four;
+- `interview_free_text`: a `DIAGNOSIS:` line naming a disorder, no options shown;
+- `safe_psych`: a `structured_actions` reply (`DIAGNOSE` on its first line) with an ICD-10 code.
+
+`kind` is `committed` (a careful reader has no doubt what the answer is; `answer` holds it: the
+letters, the disorder's MentalKG name, or the ICD-10 code), `hedged` (no commitment: "A or C") or
+`none` (a refusal, only ruled-out options, no pick). The bundled set
+(`demo/answer_check_dev.jsonl`, `demo/answer_check_heldout.jsonl`) was written by five writers
+who never saw the readers (demo/README.md says how); the held-out part tunes no rule.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+
+from selfdx.datasets.paths import DEMO_DIR
+from selfdx.datasets.question_check import PARTS
+from selfdx.errors import SelfdxError
+
+PART_FILES = {part: DEMO_DIR / f"answer_check_{part}.jsonl" for part in PARTS}
+NAMES_FILE = DEMO_DIR / "answer_check_names.json"  # the 23 MentalKG disorders: code -> name
+Situation = Literal[
+    "mentalbench_single",
+    "mentalbench_multi",
+    "interview_letters",
+    "interview_type3",
+    "interview_free_text",
+    "safe_psych",
+]
+LETTERED = ("mentalbench_single", "mentalbench_multi", "interview_letters", "interview_type3")
+
+
+class Option(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    code: str  # the MentalKG disorder code of the option
+
+
+class LabelledAnswer(BaseModel):
+    """One labelled final answer."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    writer: str
+    situation: Situation
+    options: list[Option] = []  # lettered situations: A, B, C, D in order
+    kind: Literal["committed", "hedged", "none"]
+    answer: list[str]
+    reply: str
+
+    @model_validator(mode="after")
+    def _consistent(self) -> LabelledAnswer:
+        if self.kind != "committed" and self.answer:
+            raise ValueError("answer: give it only for a committed reply")
+        if self.kind == "committed" and not self.answer:
+            raise ValueError("answer: a committed reply needs its answer")
+        if self.situation in LETTERED:
+            if len(self.options) < 2:
+                raise ValueError("options: a lettered situation needs its options")
+            letters = "ABCDEFGH"[: len(self.options)]
+            bad = [a for a in self.answer if a not in letters]
+            if bad:
+                raise ValueError(f"answer: {bad[0]!r} is not an option letter")
+        return self
+
+
+def read_answers(path: Path) -> list[LabelledAnswer]:
+    """The items of one file; a SelfdxError names the file, line and field that is wrong."""
+    items: list[LabelledAnswer] = []
+    seen: set[str] = set()
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        where = f"{path.name}: line {number}"
+        try:
+            item = LabelledAnswer.model_validate(json.loads(line))
+        except json.JSONDecodeError as exc:
+            raise SelfdxError(f"{where}: not valid JSON ({exc.msg})") from exc
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            field = ".".join(map(str, first["loc"])) or "item"
+            raise SelfdxError(f"{where}: field {field}: {first['msg']}") from exc
+        if item.id in seen:
+            raise SelfdxError(f"{where}: field id: {item.id!r} is given twice")
+        seen.add(item.id)
+        items.append(item)
+    return items
+
+
+def disorder_names() -> dict[str, str]:
+    """The 23 MentalKG disorders, code -> name (what a free-text answer is read against)."""
+    return json.loads(NAMES_FILE.read_text(encoding="utf-8"))
+
+
+def load_answers(parts: tuple[str, ...] = PARTS) -> list[LabelledAnswer]:
+    names = set(disorder_names().values())
+    items = [item for part in parts for item in read_answers(PART_FILES[part])]
+    for item in items:
+        if item.situation == "interview_free_text" and item.kind == "committed":
+            if item.answer[0] not in names:
+                raise SelfdxError(
+                    f"{item.id}: field answer: {item.answer[0]!r} is not a MentalKG disorder name"
+                )
+    return items
