@@ -110,7 +110,7 @@ STRICT_TABLE = [
     ("A and B", PSYCHOSIS, "AB"),
     ("A, B and C", PSYCHOSIS, "ABC"),
     ("A, B, and C", PSYCHOSIS, "ABC"),
-    ("A/B", PSYCHOSIS, "AB"),
+    ("A/B", PSYCHOSIS, None),  # a choice between two, as "A or B" (writers of the answer check)
     ("AC", PSYCHOSIS, "AC"),
     ("Both A and C", PSYCHOSIS, "AC"),
     ("Options B and D", PSYCHOSIS, "BD"),

@@ -117,3 +117,25 @@ def test_one_log_copied_into_three_folders_is_one_run(tmp_path):
     assert overall.seed_mean.isna().all()  # one run: no interval over seeds
     assert len(pd.read_csv(tmp_path / "report" / "runs.csv")) == 1
     assert "a copy of" in (tmp_path / "report" / "report.md").read_text()
+
+
+def test_runs_of_two_task_versions_are_never_repeats(tmp_path):
+    """A log written by an earlier version of a task (another answer reader, say) is another
+    configuration: its own row, labelled by the version, never pooled with today's runs."""
+    from inspect_ai.log import read_eval_log, write_eval_log
+
+    (log,) = eval(
+        "selfdx/mentalbench",
+        model="selfdx/first-option",
+        limit=4,
+        display="none",
+        log_dir=str(tmp_path / "logs"),
+    )
+    assert log.status == "success", log.error
+    older = read_eval_log(log.location)
+    older.eval = older.eval.model_copy(update={"task_version": "0-A", "eval_id": "older-run"})
+    write_eval_log(older, str(tmp_path / "logs" / "older.eval"))
+    runs, _ = find_runs(tmp_path / "logs")
+    assert len(runs) == 2 and runs[0].group != runs[1].group
+    assert {run.key for run in runs} != {runs[0].key}
+    assert sorted("task version=0-A" in run.variant for run in runs) == [False, True]

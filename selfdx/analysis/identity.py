@@ -160,6 +160,8 @@ def settings(log: EvalLog) -> dict[str, Any]:
     found = {f"{name}": value for name, value in args.items()}
     found |= {f"model {name}": value for name, value in sampling_settings(log).items()}
     found |= {f"role {name}": model for name, model in other_roles(log).items()}
+    # another version of a task scores (or reads, or builds) differently: never a repeat
+    found["task version"] = log.eval.task_version
     if log.eval.model_args:
         # values may hold secrets (keys, URLs): only their hash enters the key and the label
         found["model args"] = _digest(log.eval.model_args)[:8]

@@ -32,7 +32,7 @@ from selfdx.solvers.mentalbench.prompts import (
     mentalbench_prompt,
 )
 
-TASK_VERSION = "1-A"
+TASK_VERSION = "2-A"  # 2: answers read as measured by the answer check
 
 
 @task

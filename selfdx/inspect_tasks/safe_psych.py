@@ -21,7 +21,7 @@ from selfdx.scorers.safe_psych.panel_agreement import judge_panel_agreement
 from selfdx.scorers.safe_psych.scorer import safe_psych_scorer
 from selfdx.solvers.safe_psych.staged_disclosure import staged_disclosure
 
-TASK_VERSION = "1-A"
+TASK_VERSION = "2-A"  # 2: forged judge lines in any layout; structured codes read
 RUBRICS = {"caution": caution, "diagnosis_agreement": diagnosis_agreement}
 
 

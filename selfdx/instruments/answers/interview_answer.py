@@ -2,10 +2,10 @@
 
 The rule (stated in docs/interview.md):
 
-1. Parts of the answer that rule a name out are dropped first: a clause (between commas,
-   semicolons, parentheses or line breaks) that says "not", "no", "ruled out", "rule out",
-   "excluded", "excluding", "unlikely", "rather than", "instead of" or "less likely". A
-   negated or ruled-out name is never the answer.
+1. Parts of the answer that rule a name out are dropped first: a bracketed remark, and a
+   clause (between commas, semicolons or line breaks), that says "not", "no", "ruled out",
+   "rule out", "excluded", "excluding", "unlikely", "rather than", "instead of" or "less
+   likely". A negated or ruled-out name is never the answer.
 2. Letters format: what is left is read as MentalBench's strict parser reads an answer
    statement (`instruments/answers/strict_parser`): markdown, case and "Option B" are
    tolerated, option names count as their letters. One letter is the answer; a hedge ("A or
@@ -34,14 +34,15 @@ from dataclasses import dataclass
 from typing import Literal
 
 from selfdx.datasets.interview.cases import InterviewCase
-from selfdx.datasets.mentalkg.diagnosis_names import find_diagnosis_names
 from selfdx.datasets.mentalkg.entities import MentalKG
+from selfdx.instruments.answers.disorder_terms import disorder_terms
 from selfdx.instruments.answers.strict_parser import parse_strict
 
 # The disorders an answer may name: the graph, or a code -> name table (the answer check's).
 Disorders = MentalKG | Mapping[str, str]
 AnswerStatus = Literal["named", "hedged", "several", "unreadable"]
-CLAUSES = re.compile(r"[,;()\[\]\n]+")
+CLAUSES = re.compile(r"[,;\n]+")
+BRACKETED = re.compile(r"[(\[]([^()\[\]]*)[)\]]")
 NEGATION = re.compile(
     r"\b(?:not|no|ruled?\s+out|excluded|excluding|unlikely|rather\s+than|instead\s+of"
     r"|less\s+likely)\b",
@@ -61,6 +62,7 @@ FRAMING = re.compile(
     re.IGNORECASE,
 )
 MASK = "\x00{}\x00"
+DASHES = re.compile(r"[‐‑‒–—]")
 
 
 @dataclass(frozen=True)
@@ -78,6 +80,9 @@ def affirmed_part(text: str) -> str:
     """The answer without what it negates or rules out: a clause whose cue follows the name
     ("PTSD ruled out", "GAD unlikely") is dropped; one whose cue comes first ("not GAD",
     "ruled out: PTSD", "rather than MDD") is cut at the cue."""
+    # a bracketed remark that rules something out goes whole ("(not GAD)", "(rules out C)"); one
+    # that does not stays, read as its own clause ("X (A) with comorbid Y (B)")
+    text = BRACKETED.sub(lambda m: ", " if NEGATION.search(m.group(1)) else m.group(0), text)
     kept = []
     for clause in (c.strip() for c in CLAUSES.split(text)):
         cue = NEGATION.search(clause)
@@ -144,19 +149,28 @@ def disorder_names(kg: Disorders) -> Mapping[str, str]:
 
 
 def free_text_codes(text: str, kg: Disorders) -> set[str]:
-    """The KG disorders a free-text answer names (a name inside a longer one counts as the
-    longer one), else those its synonyms and abbreviations name."""
-    low = text.lower()
-    spans = []
+    """The KG disorders a free-text answer names: their exact names and every wording of
+    `disorder_terms` (a naming inside a longer one counts as the longer one; a name without
+    its specifier, bare "ADHD", names every disorder it may mean)."""
     known = disorder_names(kg)
-    for code, name in known.items():
-        for match in re.finditer(re.escape(name.lower()), low):
-            spans.append((match.start(), match.end(), code))
-    longest = [s for s in spans if not any(o != s and o[0] <= s[0] and s[1] <= o[1] for o in spans)]
-    codes = {code for _, _, code in longest}
-    if not codes:
-        codes = {c for m in find_diagnosis_names(text) for c in m.codes if c in known}
-    return codes
+    written = DASHES.sub("-", text)
+    low = written.lower()
+    spans = [
+        (match.start(), match.end(), frozenset({code}))
+        for code, name in known.items()
+        for match in re.finditer(re.escape(DASHES.sub("-", name).lower()), low)
+    ]
+    spans += [
+        (t.start, t.end, t.codes & known.keys())
+        for t in disorder_terms(written)
+        if t.codes & known.keys()
+    ]
+    longest = [
+        s
+        for s in spans
+        if not any(o[0] <= s[0] and s[1] <= o[1] and o[1] - o[0] > s[1] - s[0] for o in spans)
+    ]
+    return {code for _, _, codes in longest for code in codes}
 
 
 def read_free_text(text: str, kg: Disorders) -> AnswerReading:

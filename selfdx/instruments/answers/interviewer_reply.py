@@ -15,7 +15,15 @@ from dataclasses import dataclass
 from typing import Literal
 
 KEYWORD = re.compile(
-    r"^\s*[*_#]*\s*(QUESTION|DIAGNOSIS|DECLINE|CRITERIA\s+MET)\s*[*_]*\s*:\s*[*_]*\s*", re.I | re.M
+    r"^\s*[*_#]*\s*(QUESTION|DIAGNOSIS|DECLINE|CRITERIA\s+MET)\s*[*_]*\s*(?::|[-–—](?=\s))"
+    r"[ \t]*[*_]*[ \t]*",
+    re.I | re.M,
+)
+# A reply written as JSON: {"DIAGNOSIS": ["A", "B"]}, {"question": "..."}
+JSON_FIELD = re.compile(
+    r'"(question|diagnosis|decline|criteria[ _]met)"\s*:\s*'
+    r'(\[[^\]]*\]|"(?:[^"\\]|\\.)*"|true|false)',
+    re.I,
 )
 CLAIM = re.compile(
     r"^[\s*_]*(yes|no|true|false|met|not\s+met|(?:i\s+)?(?:cannot|can'?t|can\s+not|could\s+not"
@@ -39,16 +47,38 @@ class ParsedReply:
 
 
 def field_text(reply: str, start: int) -> str:
+    """A keyword's text: the rest of its line; when that is empty, the lines under it (a
+    bulleted list) up to a blank line or the next keyword."""
     following = KEYWORD.search(reply, start)
     end = following.start() if following else len(reply)
-    return " ".join(reply[start:end].split())
+    head, _, below = reply[start:end].partition("\n")
+    if re.search(r"\w", head):
+        return " ".join(head.split())
+    block = below.strip("\n").split("\n\n")[0]
+    return " ".join(block.split())
+
+
+def from_json(reply: str) -> str:
+    """A JSON reply written as keyword lines (`DIAGNOSIS: A, B`); the reply itself otherwise."""
+    fields = JSON_FIELD.findall(reply)
+    if not fields or KEYWORD.search(reply):
+        return reply
+    lines = []
+    for key, value in fields:
+        text = re.sub(r'^"|"$', "", value) if value.startswith('"') else value
+        text = (
+            ", ".join(re.findall(r'"((?:[^"\\]|\\.)*)"', text)) if value.startswith("[") else text
+        )
+        lines.append(f"{key.upper().replace('_', ' ')}: {text}")
+    return "\n".join(lines)
 
 
 def parse_reply(reply: str) -> ParsedReply:
     """Read the first keyword line (QUESTION, DIAGNOSIS or DECLINE) of a reply.
 
     A reply with no keyword but a question mark counts as a question (models often drop the
-    prefix); anything else is unparsed."""
+    prefix); anything else is unparsed. A reply written as JSON is read by its keys."""
+    reply = from_json(reply)
     found = [m for m in KEYWORD.finditer(reply) if not m.group(1).upper().startswith("CRITERIA")]
     if not found:
         text = " ".join(reply.split())

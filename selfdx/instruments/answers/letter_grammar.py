@@ -12,11 +12,16 @@ from selfdx.instruments.answers.reply_text import NAME_END, NAME_START
 TOKEN = re.compile(
     NAME_START + r"[A-D]" + NAME_END + r"|[A-Za-z]+(?:'[A-Za-z]+)?|\d+(?:\.\d+)?|[^\sA-Za-z\d]"
 )
-SEPARATORS = {",", "&", "/", ";", "+", "and", "plus"}
-HEDGE_SEPARATORS = {"or", "either", "vs", "versus"}
+SEPARATORS = {",", "&", ";", "+", "and", "plus"}
+# "A/C" offers a choice between two options, as "A or C" does.
+HEDGE_SEPARATORS = {"or", "either", "vs", "versus", "/"}
 TERMINATORS = {".", ":", "-", "–", "—", ")", "]", "!", "(", "["}
 CLUSTER_GLUE = {".", ")", "(", ":", "-", "–", "—", "]", "["}
-LETTER_FOLLOWERS = {"and", "or", "is", "are", "was", "would", "seems", "fits", "plus", "as"}
+LETTER_FOLLOWERS = {
+    "and", "or", "is", "are", "was", "would", "seems", "fits", "plus", "as", "both", "also",
+    "could", "can", "might", "may", "should", "seem", "fit", "apply", "applies", "describe",
+    "describes", "each", "if", "together", "with", "remains", "cannot", "can't",
+}  # fmt: skip
 OPENERS = {"(", "[", "both", "option", "options", "choice", "choices", "letter", "letters"}
 FILLERS = OPENERS | {
     "i", "think", "believe", "it's", "it", "is", "are", "would", "be", "the", "answer", "answers",
@@ -159,8 +164,13 @@ def read_expression(tokens: list[Token], start: int = 0, fillers: bool = True) -
             return Expression(letters, index, False, problem=f"options {cluster} run together")
         letters.append(cluster[0])
         dangling = False
+        index = past_remark(tokens, index)
         if index < count and tokens[index].lower in HEDGE_SEPARATORS:
             return Expression(letters, index, False, problem=f"hedged with '{tokens[index].text}'")
+        if index < count and comorbid_at(tokens, index):
+            index = comorbid_at(tokens, index)
+            dangling = True
+            continue
         if index < count and tokens[index].lower in SEPARATORS:
             index += 1
             dangling = True
@@ -171,6 +181,36 @@ def read_expression(tokens: list[Token], start: int = 0, fillers: bool = True) -
     if letters and not any(t.kind == "NAME" for t in tokens[start:index]):
         return restated(tokens, Expression(letters, index, dangling))
     return Expression(letters, index, dangling and bool(letters))
+
+
+def past_remark(tokens: list[Token], index: int) -> int:
+    """The index after a bracketed remark that names no option ("A (contamination obsessions)
+    plus D"), when a separator follows it; else `index`."""
+    if index >= len(tokens) or tokens[index].text not in ("(", "["):
+        return index
+    for end in range(index + 1, min(index + 40, len(tokens))):
+        if tokens[end].text in (")", "]"):
+            inside = range(index + 1, end)
+            if any(letter_of(tokens, i) for i in inside):
+                return index
+            after = end + 1
+            if after < len(tokens) and (
+                tokens[after].lower in SEPARATORS | HEDGE_SEPARATORS or comorbid_at(tokens, after)
+            ):
+                return after
+            return index
+    return index
+
+
+def comorbid_at(tokens: list[Token], index: int) -> int:
+    """The index after "with comorbid" / "with co-occurring" / "comorbid with" at `index`
+    (a second option joined to the first), else 0. "with" alone joins nothing."""
+    words = [t.lower for t in tokens[index : index + 4]]
+    for phrase in (["with", "comorbid"], ["with", "co", "-", "occurring"], ["comorbid", "with"],
+                   ["and", "comorbid"], ["plus", "comorbid"], ["with", "coexisting"]):  # fmt: skip
+        if words[: len(phrase)] == phrase:
+            return index + len(phrase)
+    return 0
 
 
 def restated(tokens: list[Token], bare: Expression) -> Expression:
@@ -214,6 +254,10 @@ def read_cluster(tokens: list[Token], index: int, attach: bool = True) -> tuple[
             has_name, index = True, probe + 1
             continue
         letter = letter_of(tokens, probe)
+        bracketed = glue & {"(", "["}
+        closes = probe + 1 >= count or tokens[probe + 1].text in (")", "]")
+        if bracketed and not closes:
+            letter = None  # "<name> (A, B)": a list restating the set, not this option's letter
         if letter and candidate.kind == "WORD" and not has_letter and glue & {"(", "[", ":", "-"}:
             found.append(letter)
             has_letter, index = True, probe + 1

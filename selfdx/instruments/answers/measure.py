@@ -11,7 +11,8 @@ pair). A reading is the set of letters, disorder names or codes credited, or not
   `misread` otherwise;
 - hedged and no-answer items: `declined` when there is no reading, `misread` otherwise;
 - `wrong_credit`: a misreading the scorer could credit (for a one-answer situation, a reading of
-  one option; for a set, any reading).
+  one option; for a set, any reading). Several options read where one was asked for ("A and
+  B") are an invalid answer, never credited: they count as no reading.
 
     python -m selfdx.instruments.answers.measure [--part dev|heldout|all] [--errors]
 """
@@ -96,6 +97,8 @@ def measure(items: Iterable[LabelledAnswer], names: Mapping[str, str]) -> list[R
     results = []
     for item in items:
         reading = read_item(item, names)
+        if reading and item.situation in ONE_ANSWER and len(reading) > 1:
+            reading = None  # several options where one was asked for: invalid, never credited
         if item.situation == "safe_psych" and reading:
             reading = frozenset(normalize_code(c) for c in reading)
         if item.kind == "committed":

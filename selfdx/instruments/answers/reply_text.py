@@ -8,6 +8,7 @@ import unicodedata
 from collections.abc import Sequence
 
 from selfdx.datasets.mentalbench.schema import LETTERS
+from selfdx.instruments.answers.disorder_terms import disorder_terms, named_codes
 
 REASONING_TAGS = ("think", "thinking", "reasoning", "reflection", "scratchpad")
 CLOSED_BLOCK = re.compile(
@@ -111,4 +112,17 @@ def mark_option_names(text: str, options: Sequence[str]) -> str:
     for form, letter in unique:
         token = NAME_START + letter + NAME_END
         text = re.sub(form_pattern(form), token, text, flags=re.IGNORECASE)
+    return mark_disorder_terms(text, options)
+
+
+def mark_disorder_terms(text: str, options: Sequence[str]) -> str:
+    """Mark the other wordings of an option's disorder (`disorder_terms`: "ADHD, combined type",
+    "Bipolar 2", "MDD"): a wording that may mean the disorders of exactly one option is that
+    option ("ADHD" when one ADHD presentation is offered); one that fits several is left."""
+    codes = [named_codes(name) for name in options]
+    for term in reversed(disorder_terms(text)):
+        owners = [i for i, own in enumerate(codes) if own and own <= term.codes]
+        if len(owners) == 1 and NAME_START not in text[term.start : term.end]:
+            token = NAME_START + LETTERS[owners[0]] + NAME_END
+            text = text[: term.start] + token + text[term.end :]
     return text

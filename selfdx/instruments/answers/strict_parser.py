@@ -28,6 +28,20 @@ from selfdx.instruments.answers.parsed import ParsedAnswer, unparsed
 from selfdx.instruments.answers.reply_text import clean_markdown, mark_option_names, strip_reasoning
 
 ReadingKind = Literal["letters", "none", "ambiguous", "nothing"]
+# Words that, with another option after the answer, qualify it into a hedge ("B, though D can't
+# be excluded", "probably D, but B if the highs were hypomanic").
+QUALIFIERS = {"though", "although", "but", "also", "excluded"}
+# A JSON answer: {"answer": "C"}, {"answers": ["A", "B"]}, {"diagnosis": "C"}, {"selected": [...]}
+JSON_ANSWER = re.compile(
+    r'"(?:final[_ ]?)?(?:answers?|diagnos[ie]s|selected|selections?|choices?|options?|letters?)"'
+    r'\s*:\s*(\[[^\]]*\]|"[^"]*")',
+    re.IGNORECASE,
+)
+HEADING = re.compile(
+    r"^(?:final\s+|my\s+)?(?:answers?|diagnos[ie]s|selection|choice)\s*:?$", re.IGNORECASE
+)
+ABBREVIATED = {"vs", "e", "g", "i", "cf", "etc", "approx"}  # a full stop that ends no sentence
+LIST_NUMBER = re.compile(r"^\d+[.)]\s+")
 
 
 class Reading(NamedTuple):
@@ -47,7 +61,10 @@ def judge_rest(expression: Expression, tokens: list[Token]) -> str | None:
     """Why the words after an expression undo it ('negated', 'ambiguous: ...'), else None."""
     rest = tokens[expression.end :]
     words = [t.lower for t in rest if t.kind == "WORD"]
-    linking = {"which", "that", "is", "are", "was", "would", "be", "seems", "it", "this"}
+    linking = {
+        "which", "that", "is", "are", "was", "would", "be", "seems", "it", "this", "can", "could",
+        "should", "must", "may", "might", "both", "clearly", "also", "definitely", "safely",
+    }  # fmt: skip
     for position, token in enumerate(rest[:5]):
         if token.kind == "PUNCT" or token.lower in linking:
             continue
@@ -56,9 +73,22 @@ def judge_rest(expression: Expression, tokens: list[Token]) -> str | None:
         if token.lower in NEGATIONS and not names_next:
             return "negated"
         break
-    others = mentions(rest) - set(expression.letters)
-    if others and any(word in HEDGES for word in words):
+    # a hedge belongs to the answer's own sentence: later sentences may rule options out
+    stop = next(
+        (
+            i
+            for i, t in enumerate(rest)
+            if t.text in (".", "!", ";") and not (i and rest[i - 1].lower in ABBREVIATED)
+        ),
+        len(rest),
+    )
+    sentence = rest[:stop]
+    words = [t.lower for t in sentence if t.kind == "WORD"]
+    others = mentions(sentence) - set(expression.letters)
+    if others and any(word in HEDGES | QUALIFIERS for word in words):
         return f"ambiguous: hedged between {sorted(set(expression.letters))} and {sorted(others)}"
+    if any(t.text == "?" for t in rest[:3]):
+        return "ambiguous: a question mark after the answer"
     return None
 
 
@@ -67,7 +97,7 @@ def commits(expression: Expression, tokens: list[Token]) -> bool:
     words = [t.lower for t in tokens[expression.end : expression.end + 6] if t.kind == "WORD"]
     if not words:
         return False
-    if words[0] in ("fits", "fit"):
+    if words[0] in ("fits", "fit", "apply", "applies", "co-occur", "coexist"):
         return True
     return words[0] in ("is", "are", "would", "seems") and any(w in COMMITMENTS for w in words[1:])
 
@@ -146,8 +176,10 @@ def read_block(lines: list[str], need_label: bool) -> tuple[Reading, int]:
 
 QUALIFIED = r"(?:final|correct|best|right|chosen|selected|my|most\s+(?:likely|appropriate))"
 MARKER = re.compile(
-    r"\b(?:answers?|diagnos[ie]s|selections?|outputs?)(?:\s*\(s\))?[ \t]*"
-    r"(?::|=|[-–—](?!\w)|\bis\b|\bare\b|\bwould\s+be\b|\bwill\s+be\b)"
+    r"\b(?:selected|chosen|final)[ \t]*(?::|→|->|=>)"
+    r"|\b(?:co-?occurring|comorbid)\s+disorders?\s+(?:are|is)\b"
+    r"|\b(?:answers?|diagnos[ie]s|selections?|outputs?)(?:\s*\(s\))?(?:\s+first)?[ \t]*"
+    r"(?::|=|→|->|=>|[-–—](?!\w)|\bis\b|\bare\b|\bwould\s+be\b|\bwill\s+be\b)"
     r"|\b" + QUALIFIED + r"\s+(?:options?|choices?|selections?)\s*(?::|\bis\b|\bare\b)"
     # "the answer to this case is D", "the answer for the patient would be B"
     r"|\banswers?\s+(?:to|for)\s+(?:[\w']+\s+){1,3}?(?:is|are|would\s+be)\b"
@@ -166,6 +198,22 @@ REFUSAL = re.compile(
     r"consult\s+(?:a|with\s+a)\s+(?:licensed|qualified|mental\s+health|medical))",
     re.IGNORECASE,
 )
+
+
+def under_heading(lines: list[str]) -> Reading:
+    """What the lines under an answer heading say: the first line's answer (with the pure lines
+    after it), joined by the answers that open the list items right after it ("1. <name> (C) -
+    why", "2. <name> (B) - why"), up to the first line that opens with none."""
+    first, used = read_block(lines, need_label=False)
+    if first.kind != "letters" or first.letters is None:
+        return first
+    letters = set(first.letters)
+    for line in lines[used:]:
+        reading = read_segment(line, need_label=False)
+        if reading.kind != "letters" or reading.letters is None:
+            break
+        letters |= reading.letters
+    return Reading("letters", frozenset(letters), "")
 
 
 def settle(readings: list[Reading], where: str) -> ParsedAnswer | None:
@@ -195,8 +243,19 @@ def parse_strict(text: object, options: Sequence[str]) -> ParsedAnswer:
     if not body.strip():
         reason = "the reasoning block never ended" if unfinished else "only reasoning, no answer"
         return unparsed("empty", reason)
+    json_answer = list(JSON_ANSWER.finditer(body))
+    if json_answer:
+        value = re.sub(r'[\[\]"]', " ", json_answer[-1].group(1))
+        body = f"{body}\nAnswer: {', '.join(value.split(','))}"
     body = mark_option_names(body, options)
-    lines = [line.strip() for line in body.splitlines() if line.strip()]
+    lines = [LIST_NUMBER.sub("", line.strip()) for line in body.splitlines() if line.strip()]
+    # a heading that announces the answer ("## Answer", "Final diagnosis"): its next line is one
+    for number, line in enumerate(lines[:-1]):
+        if HEADING.match(line):
+            reading = under_heading(lines[number + 1 :])
+            settled = settle([reading], f"the lines under the heading {line!r}")
+            if settled is not None:
+                return settled
 
     # 1. an explicit answer statement: the last one that says something decides
     for marker in reversed(list(MARKER.finditer(body))):
@@ -219,9 +278,11 @@ def parse_strict(text: object, options: Sequence[str]) -> ParsedAnswer:
     if len(lines) > used:
         readings.append(read_segment(lines[-1], need_label=True))
     if readings[-1].kind == "nothing":
-        tail = re.split(r"[,:;]", lines[-1])[-1].strip()
-        if tail != lines[-1] and is_pure(tail):
-            readings.append(read_segment(tail, need_label=True))
+        for splitter in (r"[:;—–→]|\s-\s|->|=>", r","):  # "Final: A, D" before "Based on this, A."
+            tail = re.split(splitter, lines[-1])[-1].strip()
+            if tail != lines[-1] and is_pure(tail):
+                readings.append(read_segment(tail, need_label=True))
+                break
     settled = settle(readings, "label")
     if settled is not None:
         return settled

@@ -1,0 +1,120 @@
+"""The ways a model names one of the 23 MentalKG disorders in a free-text answer.
+
+Each disorder has the wordings clinicians and models use: the DSM-5 name with its specifier in
+parentheses, after a comma or as "type" ("ADHD, combined type", "ADHD (combined
+presentation)", "ADHD-C"), with or without "disorder" ("Bipolar II"), in digits or Roman
+numerals ("Bipolar 2"), and the usual abbreviations (MDD, GAD, PTSD, OCD, BDD, PDD, BED). A name
+without the specifier its disorder needs names every disorder it may mean: bare "ADHD" is the
+three presentations, "schizoaffective disorder" both types, "bipolar disorder" all three
+bipolar disorders; an answer read as several disorders credits none.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+
+S = r"[\s\-–—/,:(]*"  # between words: spaces, dashes, a slash, a comma or an opening bracket
+ADHD = (
+    r"(?:(?-i:ADHD|ADD)|adhd|attention[\s\-–—]*deficit(?:[\s\-–—/]*hyperactivity)?(?:\s+disorder)?)"
+)
+TYPE = r"(?:\s*(?:presentation|type|subtype))?"
+I_ = r"(?:i|1|one)(?![\w])"
+II = r"(?:ii|2|two)(?![\w])"
+MDD = r"(?:major\s+depressi(?:ve|on)(?:\s+disorder)?|(?-i:MDD))"
+PSYCHOTIC = (
+    r"(?:,?\s*(?:with|w/)\s+(?:mood[\s-]congruent\s+)?psychotic\s+features|,?\s*with\s+psychosis)"
+)
+
+TERMS: dict[str, tuple[str, ...]] = {
+    "D001": (rf"{ADHD}{S}(?:predominantly\s+)?combined{TYPE}", r"(?-i:ADHD)[\s\-–]?(?-i:C)\b"),
+    "D002": (
+        rf"{ADHD}{S}(?:predominantly\s+)?inattentive{TYPE}",
+        r"(?-i:ADHD)[\s\-–](?-i:I)\b(?!\s+(?:think|would|am|have))",
+        r"(?-i:ADHD)[\s\-–]?(?-i:PI)\b",
+    ),
+    "D003": (
+        rf"{ADHD}{S}(?:predominantly\s+)?hyperactive(?:[\s\-/]*impulsive)?{TYPE}",
+        r"(?-i:ADHD)[\s\-–]?(?-i:HI|H|PHI)\b",
+    ),
+    "D004": (r"delusional\s+disorder",),
+    "D005": (r"schizophreni[a-z]*",),
+    "D006": (rf"schizo[\s-]?affective(?:\s+disorder)?{S}bipolar{TYPE}",),
+    "D007": (rf"schizo[\s-]?affective(?:\s+disorder)?{S}depressive{TYPE}",),
+    "D008": (rf"bipolar\s+(?:type\s+)?{I_}(?:\s+disorder)?", r"bipolar[\s-]?1\b"),
+    "D009": (rf"bipolar\s+(?:type\s+)?{II}(?:\s+disorder)?", r"bipolar[\s-]?2\b"),
+    "D010": (rf"bipolar\s+(?:type\s+)?{I_}(?:\s+disorder)?{PSYCHOTIC}",),
+    "D011": (r"generali[sz]ed\s+anxiety(?:\s+disorder)?", r"(?-i:GAD)"),
+    "D012": (r"specific\s+phobia", r"\b(?:\w+\s+)?phobia\b(?!\s+of\s+the)"),
+    "D013": (MDD,),
+    "D014": (r"persistent\s+depressive(?:\s+disorder)?", r"dysthymi[a-z]*", r"(?-i:PDD)"),
+    "D015": (rf"{MDD}{PSYCHOTIC}", r"psychotic\s+depression"),
+    "D016": (r"obsessive[\s\-–—]*compulsive(?:\s+disorder)?", r"(?-i:OCD)"),
+    "D017": (r"body\s+dysmorphi[a-z]*(?:\s+disorder)?", r"(?-i:BDD)", r"dysmorphophobia"),
+    "D018": (r"post[\s\-–]*traumatic\s+stress(?:\s+disorder)?", r"(?-i:PTSD)"),
+    "D019": (r"acute\s+stress\s+(?:disorder|reaction)", r"(?-i:ASD)"),
+    "D020": (r"adjustment\s+disorder",),
+    "D021": (r"anorexia(?:\s+nervosa)?", r"(?-i:AN)(?=\s*[,.)+&]|\s*$|\s+and\b)"),
+    "D022": (r"bulimi[a-z]*(?:\s+nervosa)?",),
+    "D023": (r"binge[\s\-–]*eating(?:\s+disorder)?", r"(?-i:BED)"),
+}
+# Names without the specifier their disorders need: every disorder they may mean.
+GENERIC: dict[str, tuple[str, ...]] = {
+    rf"{ADHD}": ("D001", "D002", "D003"),
+    r"schizo[\s-]?affective(?:\s+disorder)?": ("D006", "D007"),
+    r"bipolar(?:\s+(?:affective\s+)?disorder)?|manic[\s-]depressi(?:on|ve)": (
+        "D008",
+        "D009",
+        "D010",
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Term:
+    start: int
+    end: int
+    codes: frozenset[str]
+
+
+@cache
+def compiled() -> tuple[tuple[re.Pattern[str], frozenset[str]], ...]:
+    patterns = [
+        (re.compile(rf"(?<![\w]){p}(?![\w])", re.IGNORECASE), frozenset({code}))
+        for code, wordings in TERMS.items()
+        for p in wordings
+    ]
+    patterns += [
+        (re.compile(rf"(?<![\w]){p}(?![\w])", re.IGNORECASE), frozenset(codes))
+        for p, codes in GENERIC.items()
+    ]
+    return tuple(patterns)
+
+
+def disorder_terms(text: str) -> list[Term]:
+    """Every naming of a disorder in `text`; a naming inside a longer one (the specifier's
+    "Bipolar I" inside "Bipolar I with psychotic features", bare "ADHD" inside "ADHD, combined
+    type") is the longer one."""
+    found = [
+        Term(m.start(), m.end(), codes)
+        for pattern, codes in compiled()
+        for m in pattern.finditer(text)
+        if m.end() > m.start()
+    ]
+    return [
+        t
+        for t in found
+        if not any(
+            o is not t
+            and o.start <= t.start
+            and t.end <= o.end
+            and (o.end - o.start > t.end - t.start or (o.codes < t.codes))
+            for o in found
+        )
+    ]
+
+
+def named_codes(text: str) -> set[str]:
+    """The disorders `text` names, every naming counted (see the module)."""
+    return {code for term in disorder_terms(text) for code in term.codes}

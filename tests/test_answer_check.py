@@ -1,0 +1,97 @@
+"""The answer readers measured on answers written apart from them (docs/reports.md, Answer
+check): the bundled set is valid, the measurement counts what its definitions say (checked on
+items whose readings are worked out by hand), and the readers credit no wrong answer."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+
+from selfdx.datasets.answer_check import (
+    LETTERED,
+    PART_FILES,
+    LabelledAnswer,
+    disorder_names,
+    load_answers,
+    read_answers,
+)
+from selfdx.errors import SelfdxError
+from selfdx.instruments.answers.measure import main, measure, summary
+
+OPTIONS = [
+    {"name": "Generalized Anxiety Disorder", "code": "D011"},
+    {"name": "Obsessive-Compulsive Disorder", "code": "D016"},
+    {"name": "Major Depressive Disorder", "code": "D013"},
+    {"name": "Persistent Depressive Disorder", "code": "D014"},
+]
+
+
+def item(situation: str, kind: str, answer: list[str], reply: str, n: int) -> LabelledAnswer:
+    options = OPTIONS if situation in LETTERED else []
+    return LabelledAnswer(
+        id=f"t{n}", writer="T", situation=situation, options=options, kind=kind, answer=answer,
+        reply=reply,
+    )  # fmt: skip
+
+
+def test_the_bundled_set_is_valid_and_covers_every_situation_and_kind():
+    dev, heldout = load_answers(("dev",)), load_answers(("heldout",))
+    assert len(dev) + len(heldout) >= 1000
+    assert not {i.writer for i in dev} & {i.writer for i in heldout}  # writers kept apart
+    cells = Counter((i.situation, i.kind) for i in dev + heldout)
+    for situation in (*LETTERED, "interview_free_text"):
+        for kind in ("committed", "hedged", "none"):
+            assert cells[(situation, kind)] >= 10, (situation, kind)
+    assert cells[("safe_psych", "committed")] >= 100
+    assert len(disorder_names()) == 23
+
+
+def test_a_bad_row_names_its_file_line_and_field(tmp_path):
+    good = json.loads(PART_FILES["dev"].read_text(encoding="utf-8").splitlines()[0])
+    bad = {**good, "kind": "committed", "answer": []}
+    path = tmp_path / "answers.jsonl"
+    path.write_text(json.dumps(good) + "\n" + json.dumps(bad) + "\n", encoding="utf-8")
+    with pytest.raises(SelfdxError, match=r"answers.jsonl: line 2: field item: .*needs its answer"):
+        read_answers(path)
+
+
+def test_the_measure_counts_by_its_definitions():
+    """Six answers whose readings are worked out by hand: right, unread, a wrong credit, a
+    declined hedge, a hedge read as an answer, several options where one was asked for."""
+    items = [
+        item("mentalbench_single", "committed", ["B"], "Answer: B", 1),  # right
+        item("mentalbench_single", "committed", ["C"], "Probably C or D.", 2),  # unread
+        item("interview_letters", "committed", ["A"], "DIAGNOSIS: D", 3),  # wrong credit
+        item("interview_letters", "hedged", [], "DIAGNOSIS: A or B", 4),  # declined
+        item("interview_free_text", "hedged", [], "DIAGNOSIS: GAD", 5),  # read: a misreading
+        item("mentalbench_single", "none", [], "A and B", 6),  # several: no reading
+    ]
+    results = measure(items, disorder_names())
+    assert [r.outcome for r in results] == [
+        "right", "unread", "misread", "declined", "misread", "declined",
+    ]  # fmt: skip
+    assert [r.wrong_credit for r in results] == [False, False, True, False, True, False]
+    (everything,) = [row for row in summary(results) if row["situation"] == "all"]
+    assert everything["committed"] == 3 and everything["unread_share"] == pytest.approx(1 / 3)
+    assert everything["wrong_credit"] == 2
+
+
+def test_the_readers_credit_no_wrong_answer_on_the_development_part():
+    """The development part (writers A-C) is what the readers were fixed on: every wrong
+    credit of it is gone, and at most 1% of its committed answers are left unread."""
+    (everything,) = [
+        r for r in summary(measure(load_answers(("dev",)), disorder_names()))
+        if r["situation"] == "all"
+    ]  # fmt: skip
+    assert everything["wrong_credit"] == 0
+    assert everything["unread_share"] <= 0.01
+
+
+def test_the_command_prints_the_table_and_the_errors(capsys):
+    assert main(["--part", "dev", "--errors"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].startswith("situation | answers | committed | right")
+    assert sum(line.startswith("all | 648 |") for line in out.splitlines()) == 1
+    assert "(unread)" in out  # the one committed answer left unread is listed
