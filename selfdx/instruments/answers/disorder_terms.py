@@ -22,6 +22,11 @@ ADHD = (
 TYPE = r"(?:\s*(?:presentation|type|subtype))?"
 I_ = r"(?:i|1|one)(?![\w])"
 II = r"(?:ii|2|two)(?![\w])"
+# Course and severity specifiers that may stand between a name and "with psychotic features".
+SPECIFIERS = (
+    r"(?:,?\s*(?:current|most|recent|episode|manic|depressed|depressive|mixed|severe|moderate"
+    r"|mild|single|recurrent|type|i|1)\b){0,6}"
+)
 MDD = r"(?:major\s+depressi(?:ve|on)(?:\s+disorder)?|(?-i:MDD))"
 PSYCHOTIC = (
     r"(?:,?\s*(?:with|w/)\s+(?:mood[\s-]congruent\s+)?psychotic\s+features|,?\s*with\s+psychosis)"
@@ -39,17 +44,18 @@ TERMS: dict[str, tuple[str, ...]] = {
         r"(?-i:ADHD)[\s\-–]?(?-i:HI|H|PHI)\b",
     ),
     "D004": (r"delusional\s+disorder",),
+    # a specifier alone, after another ("ADHD, inattentive or combined type")
     "D005": (r"schizophreni[a-z]*",),
     "D006": (rf"schizo[\s-]?affective(?:\s+disorder)?{S}bipolar{TYPE}",),
     "D007": (rf"schizo[\s-]?affective(?:\s+disorder)?{S}depressive{TYPE}",),
     "D008": (rf"bipolar\s+(?:type\s+)?{I_}(?:\s+disorder)?", r"bipolar[\s-]?1\b"),
     "D009": (rf"bipolar\s+(?:type\s+)?{II}(?:\s+disorder)?", r"bipolar[\s-]?2\b"),
-    "D010": (rf"bipolar\s+(?:type\s+)?{I_}(?:\s+disorder)?{PSYCHOTIC}",),
+    "D010": (rf"bipolar\s+(?:type\s+)?{I_}(?:\s+disorder)?{SPECIFIERS}{PSYCHOTIC}",),
     "D011": (r"generali[sz]ed\s+anxiety(?:\s+disorder)?", r"(?-i:GAD)"),
     "D012": (r"specific\s+phobia", r"\b(?:\w+\s+)?phobia\b(?!\s+of\s+the)"),
     "D013": (MDD,),
     "D014": (r"persistent\s+depressive(?:\s+disorder)?", r"dysthymi[a-z]*", r"(?-i:PDD)"),
-    "D015": (rf"{MDD}{PSYCHOTIC}", r"psychotic\s+depression"),
+    "D015": (rf"{MDD}{SPECIFIERS}{PSYCHOTIC}", r"psychotic\s+depression"),
     "D016": (r"obsessive[\s\-–—]*compulsive(?:\s+disorder)?", r"(?-i:OCD)"),
     "D017": (r"body\s+dysmorphi[a-z]*(?:\s+disorder)?", r"(?-i:BDD)", r"dysmorphophobia"),
     "D018": (r"post[\s\-–]*traumatic\s+stress(?:\s+disorder)?", r"(?-i:PTSD)"),
@@ -58,6 +64,14 @@ TERMS: dict[str, tuple[str, ...]] = {
     "D021": (r"anorexia(?:\s+nervosa)?", r"(?-i:AN)(?=\s*[,.)+&]|\s*$|\s+and\b)"),
     "D022": (r"bulimi[a-z]*(?:\s+nervosa)?",),
     "D023": (r"binge[\s\-–]*eating(?:\s+disorder)?", r"(?-i:BED)"),
+}
+KIND = r"\s+(?:presentation|type|subtype)"
+SPECIFIER_ALONE: dict[str, str] = {
+    "D001": rf"combined{KIND}",
+    "D002": rf"(?:predominantly\s+)?inattentive{KIND}",
+    "D003": rf"(?:predominantly\s+)?hyperactive(?:[\s\-/]*impulsive)?{KIND}",
+    "D006": rf"bipolar{KIND}",
+    "D007": rf"depressive{KIND}",
 }
 # Names without the specifier their disorders need: every disorder they may mean.
 GENERIC: dict[str, tuple[str, ...]] = {
@@ -88,6 +102,10 @@ def compiled() -> tuple[tuple[re.Pattern[str], frozenset[str]], ...]:
     patterns += [
         (re.compile(rf"(?<![\w]){p}(?![\w])", re.IGNORECASE), frozenset(codes))
         for p, codes in GENERIC.items()
+    ]
+    patterns += [
+        (re.compile(rf"(?<![\w]){p}(?![\w])", re.IGNORECASE), frozenset({code}))
+        for code, p in SPECIFIER_ALONE.items()
     ]
     return tuple(patterns)
 

@@ -39,11 +39,17 @@ ASIDE = re.compile(
 )
 CLAUSE = re.compile(r"(?<!\d)\.(?!\d)|[;\n]+|\bbut\b|\bwhereas\b|,\s*(?=which\b)", re.IGNORECASE)
 CHOICE = re.compile(
-    r"\b(?:or|vs\.?|versus|either|possible\s+diagnos[ie]s|both\s+(?:are|remain|fit)"
+    r"\b(?:or|vs\.?|versus|either|possible|both\s+(?:are|remain|fit)"
     r"|cannot\s+(?:distinguish|decide)|can't\s+(?:distinguish|decide)|between)\b",
     re.IGNORECASE,
 )
 MENTAL_BESIDE_CAUSE = re.compile(r"^F0\d")
+UNDECIDED = re.compile(
+    r"\b(?:possible\s+diagnos[ie]s|differential\s+diagnos[ie]s|both\s+(?:are|remain|fit|seem)"
+    r"|cannot\s+(?:distinguish|decide)|can't\s+(?:distinguish|decide)|one\s+of\s+(?:these|them))\b",
+    re.IGNORECASE,
+)
+CODE = re.compile(r"\b([A-Z]\d{2}(?:\.[0-9A-Z]+)?)\b", re.IGNORECASE)
 
 
 def stated_code(reply: str) -> str | None:
@@ -93,10 +99,25 @@ def reply_code(reply: str) -> str | None:
     codes, text = kept_codes(reply)
     if not codes:
         return None
-    distinct = {c for c in codes if not c.startswith("G")}
-    if len(distinct) > 1 and CHOICE.search(text):
+    if offered_as_choice(text):
         return None
     return resolved(reply, codes)
+
+
+def offered_as_choice(text: str) -> bool:
+    """Whether two different codes (a cause beside its manifestation aside) are offered as a
+    choice: a choice word or a slash between them ("F32.1 or F43.22", "F41.1 / F43.1")."""
+    found = [(m.start(), m.end(), normalize_code(m.group(1))) for m in CODE.finditer(text)]
+    distinct = {code for _, _, code in found if not code.startswith("G")}
+    if len(distinct) > 1 and UNDECIDED.search(text):
+        return True
+    for (_, end, first), (start, _, second) in zip(found, found[1:], strict=False):
+        between = text[end:start]
+        pair = {first[0], second[0]}
+        if first != second and pair != {"G", "F"} and len(between) <= 80:
+            if CHOICE.search(between) or re.fullmatch(r"[\s†*]*/[\s]*", between):
+                return True
+    return False
 
 
 def diagnosis_code(reply: str, judge_codes: list[str] | None) -> str | None:

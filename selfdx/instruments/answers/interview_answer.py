@@ -2,10 +2,11 @@
 
 The rule (stated in docs/interview.md):
 
-1. Parts of the answer that rule a name out are dropped first: a bracketed remark, and a
-   clause (between commas, semicolons or line breaks), that says "not", "no", "ruled out",
-   "rule out", "excluded", "excluding", "unlikely", "rather than", "instead of" or "less
-   likely". A negated or ruled-out name is never the answer.
+1. Parts of the answer that rule a name out are dropped first: a bracketed remark (unless it
+   hedges: "(possibly B instead of A)"), and a clause (between commas, semicolons or line
+   breaks), that says "not", "no", "ruled out", "excluded", "excluding", "unlikely", "rather
+   than", "instead of" or "less likely". A negated or ruled-out name is never the answer.
+   "Rule out X" (r/o) is the clinician's "X is still to be excluded": a hedge.
 2. Letters format: what is left is read as MentalBench's strict parser reads an answer
    statement (`instruments/answers/strict_parser`): markdown, case and "Option B" are
    tolerated, option names count as their letters. One letter is the answer; a hedge ("A or
@@ -44,14 +45,14 @@ AnswerStatus = Literal["named", "hedged", "several", "unreadable"]
 CLAUSES = re.compile(r"[,;\n]+")
 BRACKETED = re.compile(r"[(\[]([^()\[\]]*)[)\]]")
 NEGATION = re.compile(
-    r"\b(?:not|no|ruled?\s+out|excluded|excluding|unlikely|rather\s+than|instead\s+of"
+    r"\b(?:not|no|ruled\s+out|excluded|excluding|unlikely|rather\s+than|instead\s+of"
     r"|less\s+likely)\b",
     re.IGNORECASE,
 )
 AFTER_NAME = ("excluded", "unlikely", "less likely")
 HEDGE = re.compile(
     r"\b(?:or|vs\.?|versus|either|possibly|maybe|perhaps|probabl[ey]|likely|possible|suspected"
-    r"|query|provisional)\b|/|\?",
+    r"|query|provisional|rule\s+out|r/o)\b|/|\?",
     re.IGNORECASE,
 )
 # A bullet or a numbered item of a list: "- ", "* ", "• ", "1. ", "2) " (not "B. ").
@@ -82,7 +83,12 @@ def affirmed_part(text: str) -> str:
     "ruled out: PTSD", "rather than MDD") is cut at the cue."""
     # a bracketed remark that rules something out goes whole ("(not GAD)", "(rules out C)"); one
     # that does not stays, read as its own clause ("X (A) with comorbid Y (B)")
-    text = BRACKETED.sub(lambda m: ", " if NEGATION.search(m.group(1)) else m.group(0), text)
+    text = BRACKETED.sub(
+        lambda m: (
+            ", " if NEGATION.search(m.group(1)) and not HEDGE.search(m.group(1)) else m.group(0)
+        ),
+        text,
+    )
     kept = []
     for clause in (c.strip() for c in CLAUSES.split(text)):
         cue = NEGATION.search(clause)

@@ -19,6 +19,8 @@ KEYWORD = re.compile(
     r"[ \t]*[*_]*[ \t]*",
     re.I | re.M,
 )
+# A keyword inside a line, in capitals as the instructions spell it.
+INLINE_KEYWORD = re.compile(r"(?<=\S)[ \t]*\b((?:QUESTION|DIAGNOSIS|DECLINE|CRITERIA MET)\s*:)")
 # A reply written as JSON: {"DIAGNOSIS": ["A", "B"]}, {"question": "..."}
 JSON_FIELD = re.compile(
     r'"(question|diagnosis|decline|criteria[ _]met)"\s*:\s*'
@@ -79,6 +81,8 @@ def parse_reply(reply: str) -> ParsedReply:
     A reply with no keyword but a question mark counts as a question (models often drop the
     prefix); anything else is unparsed. A reply written as JSON is read by its keys."""
     reply = from_json(reply)
+    if not KEYWORD.search(reply):  # "Based on all this, DIAGNOSIS: B. CRITERIA MET: yes."
+        reply = INLINE_KEYWORD.sub(lambda m: "\n" + m.group(1), reply)
     found = [m for m in KEYWORD.finditer(reply) if not m.group(1).upper().startswith("CRITERIA")]
     if not found:
         text = " ".join(reply.split())

@@ -38,8 +38,12 @@ JSON_ANSWER = re.compile(
     re.IGNORECASE,
 )
 HEADING = re.compile(
-    r"^(?:final\s+|my\s+)?(?:answers?|diagnos[ie]s|selection|choice)\s*:?$", re.IGNORECASE
+    r"^(?:(?:final|my|most\s+likely|working|primary|best|correct)\s+)?"
+    r"(?:answers?|diagnos[ie]s|selections?|choices?)\s*:?$",
+    re.IGNORECASE,
 )
+# a checklist: "- [x] A", "[ ] B"
+CHECKBOX = re.compile(r"^\s*(?:[-*+•]\s*)?\[([ xX✓✔])\]\s*(.+?)\s*$", re.MULTILINE)
 ABBREVIATED = {"vs", "e", "g", "i", "cf", "etc", "approx"}  # a full stop that ends no sentence
 LIST_NUMBER = re.compile(r"^\d+[.)]\s+")
 
@@ -78,7 +82,7 @@ def judge_rest(expression: Expression, tokens: list[Token]) -> str | None:
         (
             i
             for i, t in enumerate(rest)
-            if t.text in (".", "!", ";") and not (i and rest[i - 1].lower in ABBREVIATED)
+            if t.text in (".", "!") and not (i and rest[i - 1].lower in ABBREVIATED)
         ),
         len(rest),
     )
@@ -177,7 +181,8 @@ def read_block(lines: list[str], need_label: bool) -> tuple[Reading, int]:
 QUALIFIED = r"(?:final|correct|best|right|chosen|selected|my|most\s+(?:likely|appropriate))"
 MARKER = re.compile(
     r"\b(?:selected|chosen|final)[ \t]*(?::|→|->|=>)"
-    r"|\b(?:co-?occurring|comorbid)\s+disorders?\s+(?:are|is)\b"
+    r"|\b(?:co-?occurring|comorbid)\s+(?:disorders?|conditions?|diagnos[ie]s)\s+(?:are|is)\b"
+    r"|\b(?:that|which|this)\s+leaves\b|\b(?:choice|pick)[ \t]*:"
     r"|\b(?:answers?|diagnos[ie]s|selections?|outputs?)(?:\s*\(s\))?(?:\s+first)?[ \t]*"
     r"(?::|=|→|->|=>|[-–—](?!\w)|\bis\b|\bare\b|\bwould\s+be\b|\bwill\s+be\b)"
     r"|\b" + QUALIFIED + r"\s+(?:options?|choices?|selections?)\s*(?::|\bis\b|\bare\b)"
@@ -243,6 +248,10 @@ def parse_strict(text: object, options: Sequence[str]) -> ParsedAnswer:
     if not body.strip():
         reason = "the reasoning block never ended" if unfinished else "only reasoning, no answer"
         return unparsed("empty", reason)
+    boxes = CHECKBOX.findall(body)
+    if len(boxes) >= 2:
+        ticked = [item for mark, item in boxes if mark.strip()]
+        body = f"{body}\nAnswer: {' and '.join(ticked) if ticked else 'none of the above'}"
     json_answer = list(JSON_ANSWER.finditer(body))
     if json_answer:
         value = re.sub(r'[\[\]"]', " ", json_answer[-1].group(1))
