@@ -441,7 +441,7 @@ ONE_ANSWER = [
 ]
 TWO_ANSWERS = [
     "{L1} and {L2}",
-    "{L1}/{L2}",
+    "{N1} with comorbid {N2}",
     "{L1} & {L2}. {N1} & {N2}",
     "Both {N1} and {N2} are consistent with the presentation.",
     "{L1} & {L2}\n\nThe case shows features of {N1} and {N2}; neither can be ruled out.",
@@ -449,6 +449,7 @@ TWO_ANSWERS = [
 ]
 HEDGED = [
     "{L} or {O}",
+    "{L}/{O}",  # a choice between two, as the answer check's writers wrote it
     "{N} or {ON}",
     "{L}. {ON}",
     "Answer: {L}, but {O} is also possible.",

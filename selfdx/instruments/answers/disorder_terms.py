@@ -61,8 +61,12 @@ TERMS: dict[str, tuple[str, ...]] = {
     "D018": (r"post[\s\-–]*traumatic\s+stress(?:\s+disorder)?", r"(?-i:PTSD)"),
     "D019": (r"acute\s+stress\s+(?:disorder|reaction)", r"(?-i:ASD)"),
     "D020": (r"adjustment\s+disorder",),
-    "D021": (r"anorexia(?:\s+nervosa)?", r"(?-i:AN)(?=\s*[,.)+&]|\s*$|\s+and\b)"),
-    "D022": (r"bulimi[a-z]*(?:\s+nervosa)?",),
+    "D021": (
+        r"anorexia(?:\s+nervosa)?(?:\s*[,(]\s*(?:restricting|binge[\s\-–]*eating[\s/\-–]*purging)"
+        r"(?:\s+(?:type|subtype))?\)?)?",
+        r"(?-i:AN)(?=\s*[,.)+&]|\s*$|\s+and\b)",
+    ),
+    "D022": (r"bulimi[a-z]*(?:\s+nervosa)?", r"(?-i:BN)"),
     "D023": (r"binge[\s\-–]*eating(?:\s+disorder)?", r"(?-i:BED)"),
 }
 KIND = r"\s+(?:presentation|type|subtype)"

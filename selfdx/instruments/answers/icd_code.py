@@ -8,8 +8,9 @@ reply has no judge, so its own text is read, as a clinician reads a note's concl
    code (to the end of its line, or on the next line when its own is empty);
 2. else the codes outside clauses that set a diagnosis aside ("was considered", "ruled out",
    "less likely", "don't apply", "rather than", "not"): the first of them, unless two or more
-   are offered as a choice ("F32.1 or F43.22", "F22.0 vs F31.1", "possible diagnoses"), which
-   commits to none;
+   are offered as a choice ("F32.1 or F43.22", "F22.0 vs F31.1", "possible diagnoses"), one is
+   kept open ("F41.0 cannot be excluded"), or two are given together in one sentence ("F43.1
+   and F32.1"), which commits to none;
 3. a reply whose every code is set aside names no code.
 
 Where the code found is the dagger code of a dagger-asterisk pair (`G30.1† F00.1*`), or a
@@ -44,6 +45,12 @@ CHOICE = re.compile(
     re.IGNORECASE,
 )
 MENTAL_BESIDE_CAUSE = re.compile(r"^F0\d")
+OPEN = re.compile(
+    r"\b(?:cannot|can't|can\s+not)\s+be\s+(?:excluded|ruled\s+out)|could\s+also|may\s+(?:also\s+)?be"
+    r"|or\s+even|needs?\s+to\s+be\s+(?:excluded|ruled\s+out)|not\s+(?:yet\s+)?(?:excluded|ruled\s+out)"
+    r"|remains?\s+possible|is\s+also\s+possible",
+    re.IGNORECASE,
+)
 UNDECIDED = re.compile(
     r"\b(?:possible\s+diagnos[ie]s|differential\s+diagnos[ie]s|both\s+(?:are|remain|fit|seem)"
     r"|cannot\s+(?:distinguish|decide)|can't\s+(?:distinguish|decide)|one\s+of\s+(?:these|them))\b",
@@ -99,9 +106,29 @@ def reply_code(reply: str) -> str | None:
     codes, text = kept_codes(reply)
     if not codes:
         return None
-    if offered_as_choice(text):
+    if offered_as_choice(text) or undecided(reply) or several(text):
         return None
     return resolved(reply, codes)
+
+
+def undecided(reply: str) -> bool:
+    """Two mental-disorder codes and a wording that keeps the second open ("F41.0 cannot be
+    excluded", "F10.2 may be contributing or even primary")."""
+    return len(set(f_codes(reply))) > 1 and bool(OPEN.search(reply))
+
+
+def several(text: str) -> bool:
+    """Two mental-disorder codes given together as the diagnosis, in one sentence ("PTSD
+    (F43.1) and moderate depressive episode (F32.1)"): a judge would call it a differential."""
+    for sentence in re.split(r"(?<!\d)\.(?!\d)|\n", text):
+        codes = set(f_codes(sentence))
+        if len(codes) > 1 and re.search(r"\band\b|\+|&", sentence):
+            return True
+    return False
+
+
+def f_codes(text: str) -> list[str]:
+    return [c for c in extract_codes(text) if c.startswith("F")]
 
 
 def offered_as_choice(text: str) -> bool:

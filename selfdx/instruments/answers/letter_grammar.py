@@ -20,9 +20,21 @@ CLUSTER_GLUE = {".", ")", "(", ":", "-", "–", "—", "]", "["}
 LETTER_FOLLOWERS = {
     "and", "or", "is", "are", "was", "would", "seems", "fits", "plus", "as", "both", "also",
     "could", "can", "might", "may", "should", "seem", "fit", "apply", "applies", "describe",
-    "describes", "each", "if", "together", "with", "remains", "cannot", "can't",
+    "describes", "each", "if", "together", "with", "remains", "cannot", "can't", "instead",
+    "rather", "alone",
 }  # fmt: skip
-OPENERS = {"(", "[", "both", "option", "options", "choice", "choices", "letter", "letters"}
+OPENERS = {
+    "(",
+    "[",
+    "both",
+    "option",
+    "options",
+    "choice",
+    "choices",
+    "letter",
+    "letters",
+    "only",
+}
 FILLERS = OPENERS | {
     "i", "think", "believe", "it's", "it", "is", "are", "would", "be", "the", "answer", "answers",
     "most", "likely", "probably", "definitely", "clearly", "correct", "best", "diagnosis",

@@ -103,6 +103,7 @@ def mark_option_names(text: str, options: Sequence[str]) -> str:
     A form shared by two options (e.g. "Schizoaffective Disorder" when both subtypes are
     offered) identifies neither and is left as plain words.
     """
+    text = mark_disorder_terms(text, options)  # the longer clinical wordings first
     owners: dict[str, set[str]] = {}
     for letter, name in zip(LETTERS, options, strict=False):
         for form in name_forms(name):
@@ -112,7 +113,7 @@ def mark_option_names(text: str, options: Sequence[str]) -> str:
     for form, letter in unique:
         token = NAME_START + letter + NAME_END
         text = re.sub(form_pattern(form), token, text, flags=re.IGNORECASE)
-    return mark_disorder_terms(text, options)
+    return text
 
 
 def mark_disorder_terms(text: str, options: Sequence[str]) -> str:
@@ -120,9 +121,13 @@ def mark_disorder_terms(text: str, options: Sequence[str]) -> str:
     "Bipolar 2", "MDD"): a wording that may mean the disorders of exactly one option is that
     option ("ADHD" when one ADHD presentation is offered); one that fits several is left."""
     codes = [named_codes(name) for name in options]
-    for term in reversed(disorder_terms(text)):
+    limit = len(text) + 1  # replace from the end, never inside a span already replaced
+    for term in sorted(disorder_terms(text), key=lambda t: (t.start, t.end), reverse=True):
+        if term.end > limit:
+            continue
         owners = [i for i, own in enumerate(codes) if own and own <= term.codes]
         if len(owners) == 1 and NAME_START not in text[term.start : term.end]:
             token = NAME_START + LETTERS[owners[0]] + NAME_END
             text = text[: term.start] + token + text[term.end :]
+            limit = term.start
     return text

@@ -44,6 +44,15 @@ HEADING = re.compile(
 )
 # a checklist: "- [x] A", "[ ] B"
 CHECKBOX = re.compile(r"^\s*(?:[-*+•]\s*)?\[([ xX✓✔])\]\s*(.+?)\s*$", re.MULTILINE)
+IF = re.compile(r"\bif\b", re.IGNORECASE)
+TORN = re.compile(
+    r"\b(?:torn\s+between|undecided|(?:can'?t|cannot|unable\s+to)\s+(?:decide|choose)"
+    r"|hard\s+to\s+(?:choose|decide))\b",
+    re.IGNORECASE,
+)
+# a table of the options, each marked as applying or not: "| A | GAD | Yes |"
+TABLE_ROW = re.compile(r"^\s*\|\s*([A-Da-d])\s*\|(?:.*\|)?\s*([^|]*?)\s*\|\s*$", re.MULTILINE)
+TICK = re.compile(r"^(?:yes|y|x|✓|✔|✅|selected|applies|true)$", re.IGNORECASE)
 ABBREVIATED = {"vs", "e", "g", "i", "cf", "etc", "approx"}  # a full stop that ends no sentence
 LIST_NUMBER = re.compile(r"^\d+[.)]\s+")
 
@@ -183,6 +192,7 @@ MARKER = re.compile(
     r"\b(?:selected|chosen|final)[ \t]*(?::|→|->|=>)"
     r"|\b(?:co-?occurring|comorbid)\s+(?:disorders?|conditions?|diagnos[ie]s)\s+(?:are|is)\b"
     r"|\b(?:that|which|this)\s+leaves\b|\b(?:choice|pick)[ \t]*:"
+    r"|\bbest\s+fit\s+(?:is|would\s+be)\b"
     r"|\b(?:answers?|diagnos[ie]s|selections?|outputs?)(?:\s*\(s\))?(?:\s+first)?[ \t]*"
     r"(?::|=|→|->|=>|[-–—](?!\w)|\bis\b|\bare\b|\bwould\s+be\b|\bwill\s+be\b)"
     r"|\b" + QUALIFIED + r"\s+(?:options?|choices?|selections?)\s*(?::|\bis\b|\bare\b)"
@@ -248,6 +258,11 @@ def parse_strict(text: object, options: Sequence[str]) -> ParsedAnswer:
     if not body.strip():
         reason = "the reasoning block never ended" if unfinished else "only reasoning, no answer"
         return unparsed("empty", reason)
+    rows = TABLE_ROW.findall(body)
+    if len(rows) >= 2:
+        ticked_rows = [letter.upper() for letter, mark in rows if TICK.match(mark)]
+        if ticked_rows:
+            body = f"{body}\nAnswer: {' and '.join(ticked_rows)}"
     boxes = CHECKBOX.findall(body)
     if len(boxes) >= 2:
         ticked = [item for mark, item in boxes if mark.strip()]
@@ -274,7 +289,7 @@ def parse_strict(text: object, options: Sequence[str]) -> ParsedAnswer:
             reading, _ = read_block([head.strip()], need_label=False)
         else:
             below_lines = [line.strip() for line in below.splitlines() if line.strip()]
-            reading, _ = read_block(below_lines, need_label=False)
+            reading = under_heading([LIST_NUMBER.sub("", line) for line in below_lines])
         if reading.kind != "nothing":
             settled = settle([reading], f"answer statement {marker.group(0).strip()!r}")
             if settled is not None:
@@ -289,12 +304,25 @@ def parse_strict(text: object, options: Sequence[str]) -> ParsedAnswer:
     if readings[-1].kind == "nothing":
         for splitter in (r"[:;—–→]|\s-\s|->|=>", r","):  # "Final: A, D" before "Based on this, A."
             tail = re.split(splitter, lines[-1])[-1].strip()
+            head = lines[-1][: len(lines[-1]) - len(tail)]
+            if splitter == "," and (head.count("(") > head.count(")") or IF.search(head)):
+                continue  # inside brackets ("(A, D)"), or a condition ("if not, D")
             if tail != lines[-1] and is_pure(tail):
                 readings.append(read_segment(tail, need_label=True))
                 break
+    if (
+        len(readings) > 1
+        and is_pure(lines[0])
+        and readings[0].letters
+        and readings[-1].letters is not None
+        and readings[-1].letters < readings[0].letters
+    ):
+        readings = readings[:1]  # the last line explains one option of the set on the first
     settled = settle(readings, "label")
     if settled is not None:
         return settled
+    if TORN.search(body):
+        return unparsed("ambiguous", "torn between options")
     if REFUSAL.search(body):
         return unparsed("refusal", "the model declined to answer")
     return unparsed("unparsed", "no answer found")
