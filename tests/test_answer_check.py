@@ -89,9 +89,15 @@ def test_the_readers_credit_no_wrong_answer_on_the_development_part():
     assert everything["unread_share"] <= 0.01
 
 
-def test_the_command_prints_the_table_and_the_errors(capsys):
-    assert main(["--part", "dev", "--errors"]) == 0
-    out = capsys.readouterr().out
-    assert out.splitlines()[0].startswith("situation | answers | committed | right")
-    assert sum(line.startswith("all | 648 |") for line in out.splitlines()) == 1
-    assert "(unread)" in out  # the one committed answer left unread is listed
+def test_the_command_prints_the_table_and_lists_every_error(capsys):
+    for part in ("dev", "heldout"):
+        items = load_answers((part,))
+        errors = [r for r in measure(items, disorder_names()) if r.outcome in ("unread", "misread")]
+        assert main(["--part", part, "--errors"]) == 0
+        out = capsys.readouterr().out
+        assert out.splitlines()[0].startswith("situation | answers | committed | right")
+        assert sum(line.startswith(f"all | {len(items)} |") for line in out.splitlines()) == 1
+        listed = [
+            line for line in out.splitlines() if line.endswith(("(unread)", "CREDIT)", "(misread)"))
+        ]
+        assert len(listed) == len(errors)

@@ -5,7 +5,8 @@ reply has no judge, so its own text is read, as a clinician reads a note's concl
 
 1. a diagnosis statement ("Diagnosis: F22.0", "Final diagnosis: ... F43.1", "The diagnosis is
    ...", a differential line marked "selected"): the first code of the last one that holds a
-   code (to the end of its line, or on the next line when its own is empty);
+   code (to the end of its line, or on the next line when its own is empty); a plural one
+   naming two mental disorders ("Working diagnoses: F60.3; F12.1") names none;
 2. else the codes outside clauses that set a diagnosis aside ("was considered", "ruled out",
    "less likely", "don't apply", "rather than", "not"): the first of them, unless two or more
    are offered as a choice ("F32.1 or F43.22", "F22.0 vs F31.1", "possible diagnoses"), one is
@@ -48,11 +49,13 @@ MENTAL_BESIDE_CAUSE = re.compile(r"^F0\d")
 OPEN = re.compile(
     r"\b(?:cannot|can't|can\s+not)\s+be\s+(?:excluded|ruled\s+out)|could\s+also|may\s+(?:also\s+)?be"
     r"|or\s+even|needs?\s+to\s+be\s+(?:excluded|ruled\s+out)|not\s+(?:yet\s+)?(?:excluded|ruled\s+out)"
-    r"|remains?\s+possible|is\s+also\s+possible",
+    r"|remains?\s+possible|is\s+also\s+possible|(?:should|must|may)\s+also\s+be\s+considered"
+    r"|also\s+(?:be\s+)?considered",
     re.IGNORECASE,
 )
 UNDECIDED = re.compile(
-    r"\b(?:possible\s+diagnos[ie]s|differential\s+diagnos[ie]s|both\s+(?:are|remain|fit|seem)"
+    r"\b(?:possible\s+diagnos[ie]s|differential|working\s+diagnoses|both\s+(?:are|remain|fit|seem)"
+    r"|further\s+(?:\w+\s+)?assessment"
     r"|cannot\s+(?:distinguish|decide)|can't\s+(?:distinguish|decide)|one\s+of\s+(?:these|them))\b",
     re.IGNORECASE,
 )
@@ -73,7 +76,10 @@ def stated_code(reply: str) -> str | None:
             extract_codes(following.partition("\n")[0]) if not line.strip(" *_:") else []
         )
         if codes:
-            found = resolved(line if extract_codes(line) else following, codes)
+            span = line if extract_codes(line) else following
+            plural = re.search(r"diagnoses", match.group(0), re.IGNORECASE)
+            several_f = len({c for c in codes if c.startswith("F")}) > 1
+            found = "" if plural and several_f else resolved(span, codes)
     return found
 
 
@@ -102,7 +108,7 @@ def reply_code(reply: str) -> str | None:
     """The diagnosis code of an unjudged reply (see the module)."""
     stated = stated_code(reply)
     if stated is not None:
-        return stated
+        return stated or None  # "": a statement of several diagnoses names none
     codes, text = kept_codes(reply)
     if not codes:
         return None
@@ -142,7 +148,7 @@ def offered_as_choice(text: str) -> bool:
         between = text[end:start]
         pair = {first[0], second[0]}
         if first != second and pair != {"G", "F"} and len(between) <= 80:
-            if CHOICE.search(between) or re.fullmatch(r"[\s†*]*/[\s]*", between):
+            if CHOICE.search(between) or re.fullmatch(r"[\s†*]*/\s*", between) or " / " in between:
                 return True
     return False
 

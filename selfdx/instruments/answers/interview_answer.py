@@ -49,10 +49,17 @@ NEGATION = re.compile(
     r"|less\s+likely)\b",
     re.IGNORECASE,
 )
+# "A not excluded", "B can't be ruled out": not a negation but a hedge (kept for HEDGE to see)
+STILL_OPEN = re.compile(
+    r"\bnot\s+(?:yet\s+)?(?:excluded|ruled\s+out)|\b(?:can'?t|cannot|can\s+not)\s+be\s+"
+    r"(?:excluded|ruled\s+out)",
+    re.IGNORECASE,
+)
 AFTER_NAME = ("excluded", "unlikely", "less likely")
 HEDGE = re.compile(
     r"\b(?:or|vs\.?|versus|either|possibly|maybe|perhaps|probabl[ey]|likely|possible|suspected"
-    r"|query|provisional|rule\s+out|r/o)\b|/|\?",
+    r"|query|provisional|rule\s+out|r/o|not\s+(?:yet\s+)?(?:excluded|ruled\s+out)"
+    r"|(?:can'?t|cannot|can\s+not)\s+be\s+(?:excluded|ruled\s+out))\b|/|\?",
     re.IGNORECASE,
 )
 # A bullet or a numbered item of a list: "- ", "* ", "• ", "1. ", "2) " (not "B. ").
@@ -91,7 +98,7 @@ def affirmed_part(text: str) -> str:
     )
     kept = []
     for clause in (c.strip() for c in CLAUSES.split(text)):
-        cue = NEGATION.search(clause)
+        cue = None if STILL_OPEN.search(clause) else NEGATION.search(clause)
         if cue is not None:
             after = clause[cue.end() :].strip(" :.-")
             if " ".join(cue.group(0).lower().split()) in AFTER_NAME or not after:

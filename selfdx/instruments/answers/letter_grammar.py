@@ -21,7 +21,7 @@ LETTER_FOLLOWERS = {
     "and", "or", "is", "are", "was", "would", "seems", "fits", "plus", "as", "both", "also",
     "could", "can", "might", "may", "should", "seem", "fit", "apply", "applies", "describe",
     "describes", "each", "if", "together", "with", "remains", "cannot", "can't", "instead",
-    "rather", "alone",
+    "rather", "alone", "not",
 }  # fmt: skip
 OPENERS = {
     "(",

@@ -50,9 +50,30 @@ TORN = re.compile(
     r"|hard\s+to\s+(?:choose|decide))\b",
     re.IGNORECASE,
 )
-# a table of the options, each marked as applying or not: "| A | GAD | Yes |"
-TABLE_ROW = re.compile(r"^\s*\|\s*([A-Da-d])\s*\|(?:.*\|)?\s*([^|]*?)\s*\|\s*$", re.MULTILINE)
-TICK = re.compile(r"^(?:yes|y|x|✓|✔|✅|selected|applies|true)$", re.IGNORECASE)
+# a table of the options, each marked as applying or not: "| A | GAD | Yes |", "| C | ✓ | why |"
+TABLE_ROW = re.compile(r"^\s*\|(.+)\|\s*$", re.MULTILINE)
+ROW_LETTER = re.compile(r"^[*_\s]*(?:option\s+)?([A-D])(?:[.):\s*_]|$)", re.IGNORECASE)
+TICK = re.compile(r"^[*_\s]*(?:yes|y|✓|✔|✅|☑|selected|applies|true)(?!\w)", re.IGNORECASE)
+CROSS = re.compile(r"^[*_\s]*(?:no|n|✗|✘|❌|☐|x|false|not)(?!\w)", re.IGNORECASE)
+
+
+def ticked_table_rows(body: str) -> list[str]:
+    """The options a table marks as applying: rows that open with an option's letter and hold
+    a tick (yes, ✓) in one of their other cells and no cross (no, ✗); [] without such a table
+    (two rows at least)."""
+    rows = []
+    for match in TABLE_ROW.finditer(body):
+        cells = [cell.strip() for cell in match.group(1).split("|")]
+        letter = ROW_LETTER.match(cells[0]) if cells else None
+        if letter:
+            marks = cells[1:]
+            ticked = any(TICK.match(c) for c in marks) and not any(CROSS.match(c) for c in marks)
+            rows.append((letter.group(1).upper(), ticked))
+    if len(rows) < 2:
+        return []
+    return [letter for letter, ticked in rows if ticked]
+
+
 ABBREVIATED = {"vs", "e", "g", "i", "cf", "etc", "approx"}  # a full stop that ends no sentence
 LIST_NUMBER = re.compile(r"^\d+[.)]\s+")
 
@@ -258,11 +279,9 @@ def parse_strict(text: object, options: Sequence[str]) -> ParsedAnswer:
     if not body.strip():
         reason = "the reasoning block never ended" if unfinished else "only reasoning, no answer"
         return unparsed("empty", reason)
-    rows = TABLE_ROW.findall(body)
-    if len(rows) >= 2:
-        ticked_rows = [letter.upper() for letter, mark in rows if TICK.match(mark)]
-        if ticked_rows:
-            body = f"{body}\nAnswer: {' and '.join(ticked_rows)}"
+    ticked_rows = ticked_table_rows(body)
+    if ticked_rows:
+        body = f"{body}\nAnswer: {' and '.join(ticked_rows)}"
     boxes = CHECKBOX.findall(body)
     if len(boxes) >= 2:
         ticked = [item for mark, item in boxes if mark.strip()]
@@ -312,7 +331,7 @@ def parse_strict(text: object, options: Sequence[str]) -> ParsedAnswer:
                 break
     if (
         len(readings) > 1
-        and is_pure(lines[0])
+        and readings[0].kind == "letters"
         and readings[0].letters
         and readings[-1].letters is not None
         and readings[-1].letters < readings[0].letters
