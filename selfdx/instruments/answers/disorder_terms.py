@@ -70,10 +70,13 @@ TERMS: dict[str, tuple[str, ...]] = {
     "D023": (r"binge[\s\-–]*eating(?:\s+disorder)?", r"(?-i:BED)"),
 }
 KIND = r"\s+(?:presentation|type|subtype)"
+# a specifier offered as the other of a choice ("ADHD (inattentive vs combined)")
+ALTERNATIVE = r"(?:\bvs\.?|\bversus|\bor|/)\s*(?:predominantly\s+)?"
 SPECIFIER_ALONE: dict[str, str] = {
-    "D001": rf"combined{KIND}",
-    "D002": rf"(?:predominantly\s+)?inattentive{KIND}",
-    "D003": rf"(?:predominantly\s+)?hyperactive(?:[\s\-/]*impulsive)?{KIND}",
+    "D001": rf"combined{KIND}|{ALTERNATIVE}combined",
+    "D002": rf"(?:predominantly\s+)?inattentive{KIND}|{ALTERNATIVE}inattentive",
+    "D003": rf"(?:predominantly\s+)?hyperactive(?:[\s\-/]*impulsive)?{KIND}"
+    rf"|{ALTERNATIVE}hyperactive(?:[\s\-/]*impulsive)?",
     "D006": rf"bipolar{KIND}",
     "D007": rf"depressive{KIND}",
 }

@@ -28,7 +28,7 @@ from selfdx.judge.behaviour import first_code
 
 STATEMENT = re.compile(
     r"(?P<aside>differential|possible|alternative|considered|other)?[\s*_:]*"
-    r"\bdiagnos[ie]s\b[\s*_]*(?:is\b|of\b|[:：=]|[-–—](?=\s))"
+    r"\b(?:diagnos[ie]s|dx)\b[\s*_]*(?:is\b|of\b|[:：=]|[-–—](?=\s))"
     r"|\b(?:selected|chosen)(?:\s+diagnosis)?\b",
     re.IGNORECASE,
 )
