@@ -104,3 +104,24 @@ def test_the_bundled_counts_are_those_of_the_published_data():
     for variant, profiles in cost.INTERVIEW_PROFILES.items():
         _, cases = load_cases(str(RESOURCES), (variant,), "published", None, None, "gpt5")
         assert len(cases) == profiles, variant
+
+
+@pytest.mark.parametrize("cache", [True, False])
+def test_a_judge_row_of_a_cached_run_says_the_cache_hides_tokens(tmp_path, cache):
+    """Judge calls served from Inspect's cache, or from selfdx's memory of an identical call,
+    leave no tokens in the log: the projection of such a run says so, and only of the judge."""
+    (log,) = eval(
+        "selfdx/safe_psych",
+        task_args={"judge_cache": cache},
+        model="selfdx/keyword",
+        model_roles={"grader": "selfdx/rules-judge"},
+        limit=3,
+        display="none",
+        log_dir=str(tmp_path),
+    )
+    assert log.status == "success", log.error
+    (run,) = find_runs(tmp_path)[0]
+    usage = cost.usage_frame([run], {}).set_index("role")
+    assert "grader" in usage.index
+    assert (cost.CACHED in usage.loc["grader", "projected_over"]) is cache
+    assert cost.CACHED not in usage.loc["model under test", "projected_over"]

@@ -2,7 +2,8 @@
 how long (`TRIGGERS["duration"]`), how life is affected (`"impairment"`, with the parts of life
 in `LIFE_AREA`), what happened (`"stressor"`); an open invitation (`OPEN_QUESTION`); the
 patient's words quoted back (`QUOTED`); a question about the diagnosis itself
-(`DIAGNOSIS_QUESTION`) or about someone else's illness (`OTHERS`).
+(`DIAGNOSIS_QUESTION`) or about someone else's illness (`OTHERS`); a question that asks for
+detail (`DETAIL`).
 """
 
 from __future__ import annotations
@@ -93,5 +94,14 @@ QUOTED = re.compile(r"[\"“”]([^\"“”\n]{2,160})[\"“”]|(?<!\w)[‘']([
 DIAGNOSIS_QUESTION = re.compile(
     r"diagnos|what (do you think )?(it|this) is called|what (condition|disorder|illness)"
     r"|name of (it|your|the)|\bdisorder\b|what do you (think|believe) you have",
+    re.IGNORECASE,
+)
+# A question that asks for detail (how often, how bad, an example): what brings out what a
+# minimising or vague patient first plays down or keeps general.
+DETAIL = re.compile(
+    r"how (?:long|often|many|much|frequently|bad|severe)|how many times|for (?:example|instance)"
+    r"|an example|what (?:happens|is it like|was it like|does it feel like)|describe"
+    r"|walk me through"
+    r"|tell me (?:more )?about (?:a|the last|one) time|when did|since when",
     re.IGNORECASE,
 )

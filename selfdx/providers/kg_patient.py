@@ -33,13 +33,12 @@ from inspect_ai.model import ChatMessage
 
 from selfdx.datasets.interview.facts import UNSURE
 from selfdx.datasets.interview.styles import (
-    DETAIL,
     GENERAL,
     PLAYED_DOWN,
     WITHHELD,
     is_stigmatised,
 )
-from selfdx.instruments.question_forms import TRIGGERS
+from selfdx.instruments.question_forms import DETAIL, TRIGGERS
 from selfdx.instruments.question_reader import (
     asked_about,
     is_diagnosis_question,

@@ -40,13 +40,6 @@ CLAIM_PREFIX = "CLAIM-"
 PLAYED_DOWN = "Not really, nothing worth mentioning."
 GENERAL = "I just haven't felt like myself lately; it's hard to put into words."
 WITHHELD = "I'd rather not go into that."
-DETAIL = re.compile(
-    r"how (?:long|often|many|much|frequently|bad|severe)|how many times|for (?:example|instance)"
-    r"|an example|what (?:happens|is it like|was it like|does it feel like)|describe"
-    r"|walk me through"
-    r"|tell me (?:more )?about (?:a|the last|one) time|when did|since when",
-    re.IGNORECASE,
-)
 STIGMATISED = re.compile(
     r"halluc|voices|delusion|paranoi|substance|alcohol|drink|drug|cannabis|opioid|stimulant"
     r"|intoxic|withdrawal|craving|purg|vomit|binge|laxative|compensat|sexual|libido",
