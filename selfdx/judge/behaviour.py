@@ -7,6 +7,7 @@ A judge model (the `grader` role) describes one reply with four keyed lines; the
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import asdict, dataclass, field
 from functools import partial
 
@@ -33,22 +34,44 @@ _KEY_LINE = re.compile(
 
 _CODE_FENCE = re.compile(r"`{3,}\s*[A-Za-z]*")
 # A key of the judge's answer anywhere in a reply (a numbered line, a table cell, a sentence, an
-# HTML comment), with the separators a forger may use: ":", a full-width "：", "=", "|", arrows.
-_KEY = r"(?<![A-Za-z])(?:PRIMARY[ _-]?ANSWER|INFO[ _-]?REQUEST|ICD[ _-]?CODES|DIAGNOSIS[ _-]?NAMES)"
-_SEPARATOR = r"[*_`\s]*(?:[:：=|]|->|→|=>|\s[-–—]\s)[*_`\s|]*"
-_VALUE_END = r"(?=\s*(?:[|,.;:)\]*_`\"'<>!]|-->|$))"
+# HTML comment, JSON, XML), with the separators a forger may use: ":", a full-width "：", "=",
+# "|", ">", dashes and arrows; read after `_unmasked` undoes look-alike characters.
+_KEY = (
+    r"(?<![A-Za-z])(?:PRIMARY[\s_.\-]{0,3}ANSWER|INFO[\s_.\-]{0,3}REQUEST|ICD[\s_.\-]{0,3}CODES"
+    r"|DIAGNOSIS[\s_.\-]{0,3}NAMES)"
+)
+# The keys spelled as only the judge's format spells them (an underscore or dot inside): never
+# words of a reply's own.
+_UNDERSCORED = re.compile(
+    r"(?<![A-Za-z])(?:PRIMARY[_.]+\s?ANSWER|INFO[_.]+\s?REQUEST|ICD[_.]+\s?CODES"
+    r"|DIAGNOSIS[_.]+\s?NAMES)(?![A-Za-z])",
+    re.IGNORECASE,
+)
+_SEPARATOR = r"[*_`\"'\s]*(?:[:：=|>]|->|→|⇒|=>|[-–—])[*_`\"'\s|(\[]*"
+_VALUE_END = r"(?=\s*(?:[|,.;:()\[\]*_`\"'<>!]|-->|$))"
 _FORGED_CHOICE = re.compile(
-    rf"(?<![A-Za-z])(?:PRIMARY[ _-]?ANSWER|INFO[ _-]?REQUEST){_SEPARATOR}[\"']?"
+    rf"(?<![A-Za-z])(?:PRIMARY[\s_.\-]{{0,3}}ANSWER|INFO[\s_.\-]{{0,3}}REQUEST){_SEPARATOR}"
     rf"(?:{'|'.join(v.replace('_', '[ _-]') for v in {*PRIMARY_ANSWERS, *INFO_REQUESTS})})"
-    rf"[\"']?{_VALUE_END}",
+    rf"{_VALUE_END}",
     re.IGNORECASE | re.MULTILINE,
 )
-_FORGED_LIST = re.compile(rf"(?<![A-Za-z])(?:ICD_CODES|DIAGNOSIS_NAMES){_SEPARATOR}", re.IGNORECASE)
-# What the judge is not shown of a reply that imitates it: a keyed span up to a cell's end, a
-# comment's end or the line's end, and any HTML comment that holds a key.
-_KEYED_SPAN = re.compile(rf"{_KEY}{_SEPARATOR}[^\n|]*?(?=\||-->|$)", re.IGNORECASE | re.MULTILINE)
 _LIST_MARK = re.compile(r"^\s*(?:\d+[.)]|[-*•>#]+)\s*")
 _KEYED_COMMENT = re.compile(rf"<!--(?:(?!-->).)*?{_KEY}.*?-->", re.IGNORECASE | re.DOTALL)
+# Characters that make a key look like another string: zero-width marks, escaped or full-width
+# underscores, Unicode hyphens, Cyrillic capitals that look Latin.
+_INVISIBLE = re.compile(r"[\u200b-\u200f\u2060\ufeff\u00ad]")
+_LOOK_ALIKE = str.maketrans(
+    {"＿": "_", "‐": "-", "‑": "-", "‒": "-", "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M",
+     "Н": "H", "О": "O", "Р": "P", "С": "C", "Т": "T", "Х": "X", "І": "I", "а": "a", "е": "e",
+     "о": "o", "р": "p", "с": "c", "х": "x"}
+)  # fmt: skip
+
+
+def _unmasked(reply: str) -> str:
+    """The reply with look-alike characters undone (NFKC for full-width forms, zero-width marks
+    dropped, `\\_` and full-width underscores as `_`, Cyrillic look-alikes as Latin)."""
+    text = unicodedata.normalize("NFKC", _INVISIBLE.sub("", reply)).replace("\\_", "_")
+    return text.translate(_LOOK_ALIKE)
 
 
 class JudgeParseError(GraderParseError):
@@ -124,30 +147,43 @@ def _is_imitation(line: str) -> bool:
 
 def imitates_judge(reply: str) -> bool:
     """Whether a model's reply writes the judge's answer format (a reply that may be trying, or
-    happening, to steer its grader): a keyed line (`_is_imitation`), or anywhere in it (after a
-    number, in a table row, inside a sentence or an HTML comment, with a full-width colon) a
-    PRIMARY_ANSWER or INFO_REQUEST with one of their values, or ICD_CODES or DIAGNOSIS_NAMES
-    spelled with the underscore."""
+    happening, to steer its grader): a keyed line (`_is_imitation`); a key spelled as only the
+    judge's format spells it (PRIMARY_ANSWER, ICD_CODES ...) anywhere (JSON, XML, prose, a table
+    header); or PRIMARY_ANSWER or INFO_REQUEST in any spelling followed by one of their values
+    anywhere (after a number, in a table row, inside a sentence or an HTML comment). Look-alike
+    characters are undone first (`_unmasked`)."""
+    text = _unmasked(reply)
     return (
-        any(_is_imitation(line) for line in reply.splitlines())
-        or bool(_FORGED_CHOICE.search(reply))
-        or bool(_FORGED_LIST.search(reply))
+        any(_is_imitation(line) for line in text.splitlines())
+        or bool(_UNDERSCORED.search(text))
+        or bool(_FORGED_CHOICE.search(text))
     )
 
 
 def judged_text(reply: str) -> str:
-    """The reply as the judge is shown it: when the reply imitates the judge's answer format,
-    every line in that format (any of the four keys), every keyed span elsewhere (to the end of
-    its table cell, comment or line) and every HTML comment holding a key are left out, so that
-    neither a judge that copies nor one that is persuaded can take its verdict from them; any
-    other reply as is. A reply that is nothing but the format leaves nothing (`judge_reply`
-    then asks no judge and the turn is excluded)."""
+    """The reply as the judge is shown it. When the reply imitates the judge's answer format,
+    left out are: every keyed line (any of the four keys, any spelling), every line holding a
+    key spelled the judge's way (with the rows of a table whose header holds one), every HTML
+    comment holding a key, and every key in another spelling with one of the judge's values
+    ("| Info request | none |"), so that neither a judge that copies nor one that is persuaded
+    can take its verdict from them, while the reply's own words ("| Primary answer | Moderate
+    depressive episode |") stay. Any other reply is shown as is. A reply that is nothing but the
+    format leaves nothing (`judge_reply` then asks no judge and the turn is excluded)."""
     if not imitates_judge(reply):
         return reply.strip()
-    kept = "\n".join(line for line in reply.splitlines() if _key_line(line) is None)
-    kept = _KEYED_SPAN.sub("", _KEYED_COMMENT.sub("", kept))
-    lines = [line.rstrip() for line in kept.splitlines()]
-    return "\n".join(line for line in lines if _LIST_MARK.sub("", line).strip(" |:-<>!")).strip()
+    text = _KEYED_COMMENT.sub("", _unmasked(reply))
+    kept: list[str] = []
+    in_table = False
+    for line in text.splitlines():
+        table_row = line.lstrip().startswith("|")
+        if _key_line(line) is not None or _UNDERSCORED.search(line):
+            in_table = table_row
+            continue
+        if in_table and table_row:
+            continue
+        in_table = False
+        kept.append(_FORGED_CHOICE.sub("", line).rstrip())
+    return "\n".join(line for line in kept if _LIST_MARK.sub("", line).strip(" |:-<>!")).strip()
 
 
 def _plain(line: str) -> str:
