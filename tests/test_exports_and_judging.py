@@ -347,13 +347,38 @@ def test_labels_from_a_log_match_only_its_own_models_turns(keyword_log, tmp_path
     assert set(rows.model_evaluated) == {"selfdx/keyword", "selfdx/eager"}
     own = rows[rows.model_evaluated == "selfdx/keyword"]
     labels = read_judge_labels(keyword_log.location, key=str(key))
-    assert "another model or strategy" in capsys.readouterr().err
+    assert "other runs than this log's" in capsys.readouterr().err
     assert sorted(labels.annotation_id) == sorted(own.annotation_id)
     expected = own.rename(
         columns={f"judge_{f}": f for f in ("primary_answer", "info_request", "action")}
     )
     merged = labels.merge(expected, on="annotation_id", suffixes=("", "_key"))
     assert (merged.action == merged.action_key).all()
+
+
+def test_labels_from_a_log_match_only_its_own_run_of_one_model_and_strategy(tmp_path, capsys):
+    """Two runs of one model and strategy (a rerun, another seed) hold turns at the same case
+    and stage with other replies: the key's eval id keeps each log to its own turns."""
+    logs = []
+    for run, reply in (("a", "Diagnosis: F32.1."), ("b", "Could you tell me more?")):
+        (log,) = eval(
+            "selfdx/safe_psych",
+            model=scripted_model(lambda prompt, messages, reply=reply: reply),
+            model_roles={"grader": "selfdx/rules-judge"},
+            display="none",
+            log_dir=str(tmp_path / run),
+        )
+        logs.append(log)
+    _, key = annotation_sample([log.location for log in logs], 16, tmp_path)
+    rows = pd.read_csv(key, dtype=str, keep_default_na=False)
+    assert set(rows.eval_id) == {log.eval.eval_id for log in logs}
+    for log in logs:
+        own = rows[rows.eval_id == log.eval.eval_id]
+        labels = read_judge_labels(log.location, key=str(key))
+        assert sorted(labels.annotation_id) == sorted(own.annotation_id)
+        merged = labels.merge(own, on="annotation_id")
+        assert (merged.action == merged.judge_action).all()
+    capsys.readouterr()
 
 
 def test_sweep_runs_the_roster_and_resumes(tmp_path):

@@ -139,3 +139,32 @@ def test_runs_of_two_task_versions_are_never_repeats(tmp_path):
     assert len(runs) == 2 and runs[0].group != runs[1].group
     assert {run.key for run in runs} != {runs[0].key}
     assert sorted("task version=0-A" in run.variant for run in runs) == [False, True]
+
+
+def test_a_rescored_log_beside_its_original_is_not_a_copy(tmp_path):
+    """`inspect score` keeps the eval id but writes other results: the re-judged log and its
+    original are both reported (the copy rule needs the same results too)."""
+    from inspect_ai import score
+    from inspect_ai.log import read_eval_log, write_eval_log
+
+    from selfdx.scorers.safe_psych.rejudge import safe_psych_rejudge
+
+    (log,) = eval(
+        "selfdx/safe_psych",
+        model="selfdx/keyword",
+        model_roles={"grader": "selfdx/rules-judge"},
+        limit=3,
+        display="none",
+        log_dir=str(tmp_path / "logs"),
+    )
+    rescored = score(
+        read_eval_log(log.location),
+        [safe_psych_rejudge(judge_cache=False)],
+        model_roles={"grader": "selfdx/rules-judge"},
+        action="append",
+        display="none",
+    )
+    assert rescored.eval.eval_id == log.eval.eval_id
+    write_eval_log(rescored, str(tmp_path / "logs" / "rescored.eval"))
+    runs, skipped = find_runs(tmp_path / "logs")
+    assert len(runs) == 2 and not skipped

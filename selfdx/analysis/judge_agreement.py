@@ -115,17 +115,24 @@ def labels_from_log(log_path: str, key: pd.DataFrame) -> pd.DataFrame:
     turn of another model's run has the same case id and stage but is another reply."""
     header = read_eval_log(log_path, header_only=True)
     model, strategy = header.eval.model, str(header.eval.task_args.get("strategy", ""))
-    same_run = [
-        row
-        for row in key.itertuples()
-        if getattr(row, "model_evaluated", model) == model
-        and getattr(row, "strategy", strategy) == strategy
-    ]
+    if "eval_id" in key.columns:  # the run each turn was drawn from (kept by `inspect score`)
+        same_run = [row for row in key.itertuples() if row.eval_id == header.eval.eval_id]
+        other = "other runs than this log's (another eval id: another model, strategy or run)"
+    else:  # a key written before eval ids were recorded: model and strategy are all it says
+        same_run = [
+            row
+            for row in key.itertuples()
+            if getattr(row, "model_evaluated", model) == model
+            and getattr(row, "strategy", strategy) == strategy
+        ]
+        other = (
+            f"runs of another model or strategy than this log's ({model}, {strategy}); the key "
+            "has no eval_id column, so two runs of one model and strategy cannot be told apart"
+        )
     if len(same_run) < len(key):
         warn(
             f"{log_path}: {len(key) - len(same_run)} of {len(key)} annotated turns were drawn "
-            f"from runs of another model or strategy than this log's ({model}, {strategy}): "
-            "left out, not matched by case id"
+            f"from {other}: left out, not matched by case id"
         )
     wanted: dict[tuple[str, int], list[tuple[str, int]]] = defaultdict(list)
     for row in same_run:
@@ -238,6 +245,7 @@ def annotation_sample(
                 strata[(header.eval.model, strategy, turn["action"])].append(
                     {
                         "log": path,
+                        "eval_id": header.eval.eval_id,
                         "sample_id": str(sample.id),
                         "epoch": sample.epoch,
                         "model_evaluated": header.eval.model,
@@ -279,6 +287,7 @@ def annotation_sample(
     key_columns = [
         "annotation_id",
         "log",
+        "eval_id",
         "sample_id",
         "epoch",
         "model_evaluated",

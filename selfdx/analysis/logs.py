@@ -336,20 +336,30 @@ def find_runs(log_dir: str | Path) -> tuple[list[Run], list[tuple[str, str]]]:
     return runs, skipped
 
 
+def copy_key(run: Run) -> tuple:
+    """What copies of one log share: Inspect's eval id and the results. A log re-scored by
+    `inspect score` keeps the eval id but holds other results: it is not a copy."""
+    if not run.eval_id:
+        return (run.path,)
+    results = tuple(sorted((k, None if math.isnan(v) else v) for k, v in run.metrics.items()))
+    return (run.eval_id, tuple(run.scorers), results)
+
+
 def once_each(runs: list[Run], skipped: list[tuple[str, str]]) -> list[Run]:
-    """The runs with copies of one log left out (the same Inspect eval id: a file copied into
-    several folders is one run, never repeats of it), each copy added to `skipped` with the
-    file reported instead; of copies, the first by path is kept, wherever they were written."""
-    kept: dict[str, Run] = {}
+    """The runs with copies of one log left out (the same Inspect eval id and results: a file
+    copied into several folders is one run, never repeats of it), each copy added to `skipped`
+    with the file reported instead; of copies, the first by path is kept, wherever they were
+    written."""
+    kept: dict[tuple, Run] = {}
     for run in sorted(runs, key=lambda r: r.path):
-        first = kept.setdefault(run.eval_id or run.path, run)
+        first = kept.setdefault(copy_key(run), run)
         if first is not run:
             reason = (
                 f"a copy of {first.path.removeprefix('file://')} (the same run, Inspect eval id "
                 f"{run.eval_id}): reported once"
             )
             skipped.append((run.path.removeprefix("file://"), reason))
-    return [run for run in runs if kept.get(run.eval_id or run.path) is run]
+    return [run for run in runs if kept.get(copy_key(run)) is run]
 
 
 def report_order(run: Run) -> tuple:
