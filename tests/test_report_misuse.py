@@ -128,6 +128,7 @@ def test_grouping_uses_the_tasks_data_hash_when_recorded(mixed, tmp_path):
     log = read_eval_log(made["base"].location)
     for name, digest in (("a", "1" * 64), ("b", "2" * 64), ("c", "2" * 64)):
         log.eval.metadata = {**(log.eval.metadata or {}), "data_sha256": digest}
+        log.eval.eval_id = f"run-{name}"  # three runs, not copies of one log
         write_eval_log(log, str(tmp_path / f"{name}.eval"))
     runs, _ = find_runs(tmp_path)
     by_name = {Path(run.path).stem: run for run in runs}

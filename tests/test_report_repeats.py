@@ -16,7 +16,7 @@ from scipy import stats
 
 from selfdx.analysis.logs import find_runs
 from selfdx.analysis.report import build_report
-from tests.conftest import metric_value
+from tests.conftest import metric_value, scripted_model
 from tests.test_report_intervals import structured_subject
 
 SEEDS = (1, 2, 3)
@@ -168,3 +168,29 @@ def test_a_rescored_log_beside_its_original_is_not_a_copy(tmp_path):
     write_eval_log(rescored, str(tmp_path / "logs" / "rescored.eval"))
     runs, skipped = find_runs(tmp_path / "logs")
     assert len(runs) == 2 and not skipped
+
+
+def test_a_solver_override_or_another_epochs_reducer_is_never_a_repeat(tmp_path):
+    """`--solver generate` asks the model without the task's prompt: its own row, labelled.
+    `--epochs-reducer max` gives metrics the report's means over epochs cannot reproduce: the
+    log is left out with the reason, never shown with other numbers than Inspect printed."""
+    from inspect_ai import Epochs
+    from inspect_ai.solver import generate
+
+    from selfdx.inspect_tasks.mentalbench import mentalbench
+
+    common = dict(
+        model=scripted_model(lambda prompt, messages: "Answer: A"), limit=4, display="none"
+    )
+    (plain,) = eval("selfdx/mentalbench", log_dir=str(tmp_path / "logs"), **common)
+    (bare,) = eval(mentalbench(), solver=generate(), log_dir=str(tmp_path / "logs"), **common)
+    (maxed,) = eval(
+        "selfdx/mentalbench", epochs=Epochs(2, "max"), log_dir=str(tmp_path / "logs"), **common
+    )
+    for log in (plain, bare, maxed):
+        assert log.status == "success", log.error
+    runs, skipped = find_runs(tmp_path / "logs")
+    assert len(runs) == 2 and runs[0].group != runs[1].group
+    assert any("solver=inspect_ai/generate" in run.variant for run in runs)
+    ((path, reason),) = skipped
+    assert Path(path).name == Path(maxed.location).name and "epochs reducer max" in reason

@@ -162,6 +162,10 @@ def settings(log: EvalLog) -> dict[str, Any]:
     found |= {f"role {name}": model for name, model in other_roles(log).items()}
     # another version of a task scores (or reads, or builds) differently: never a repeat
     found["task version"] = log.eval.task_version
+    if log.eval.solver:  # `--solver`: another way of asking the model than the task's own
+        found["solver"] = log.eval.solver
+        if log.eval.solver_args:
+            found["solver args"] = _digest(log.eval.solver_args)[:8]
     if log.eval.model_args:
         # values may hold secrets (keys, URLs): only their hash enters the key and the label
         found["model args"] = _digest(log.eval.model_args)[:8]

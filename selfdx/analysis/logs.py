@@ -44,6 +44,11 @@ from selfdx.run_facts import BENCHMARKS, CHECKS, logged_facts, setting_text
 SAMPLE_BATCH = 1000
 
 
+# Why a run whose epochs Inspect reduced other than by their mean is left out.
+NOT_MEAN = (
+    "the report's rates and intervals are means over each case's epochs, so they would not be "
+    "the metrics Inspect printed; rerun with the default reducer (mean)"
+)
 # The columns that say what a row of a report table stands for.
 KEY_COLUMNS = ["model", "variant", "judge", "dataset"]
 
@@ -316,8 +321,11 @@ def find_runs(log_dir: str | Path) -> tuple[list[Run], list[tuple[str, str]]]:
             skipped.append((name, unreadable(exc)))
             continue
         run = run_from_header(info.name, header)
+        reducers = [r for r in (header.eval.config.epochs_reducer or []) if r != "mean"]
         if run is None:
             skipped.append((name, f"task {header.eval.task} is not a selfdx task"))
+        elif reducers:
+            skipped.append((name, f"epochs reducer {', '.join(reducers)}: {NOT_MEAN}"))
         elif header.status != "success":
             unfinished.append((name, run))
         else:
