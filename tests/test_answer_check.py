@@ -103,3 +103,67 @@ def test_the_command_prints_the_table_and_lists_every_error(capsys):
             line for line in out.splitlines() if line.endswith(("(unread)", "CREDIT)", "(misread)"))
         ]
         assert len(listed) == len(errors)
+
+
+# A white-box probe round (a tester who read the readers) found these; each must stay fixed.
+PROBED = [
+    ("mentalbench_single", "B, unless the voices predate the mood episode, in which case D."),
+    ("mentalbench_single", "Answer: B\nActually, wait — D.  Hmm, not sure."),
+    ("mentalbench_single", "B (confidence: low; D equally plausible)"),
+    ("mentalbench_multi", "A, C (?), D"),
+    ("mentalbench_multi", "A, C — D pending more history"),
+    ("interview_letters", "DIAGNOSIS: A > C"),
+    ("interview_letters", "DIAGNOSIS: A - pending confirmation of purging frequency; otherwise C"),
+    ("interview_letters", "DIAGNOSIS: A, unless C"),
+    ("interview_letters", "DIAGNOSIS: A\nActually, on reflection, it could be C."),
+    ("interview_letters", "DIAGNOSIS: A\nDIAGNOSIS: C"),
+    ("interview_letters", "DIAGNOSIS: A (provisional; rule out D)"),
+    ("interview_type3", "DIAGNOSIS: A, and C if low mood persists"),
+    ("interview_type3", "DIAGNOSIS: A, C (D to be excluded)"),
+    ("interview_type3", "DIAGNOSIS: A; C pending"),
+    ("interview_type3", "DIAGNOSIS: A > C > D"),
+    ("interview_free_text", "DIAGNOSIS: Schizophreniform disorder"),
+    ("interview_free_text", "DIAGNOSIS: Obsessive-compulsive personality disorder"),
+    ("interview_free_text", "DIAGNOSIS: Subthreshold PTSD"),
+    ("interview_free_text", "DIAGNOSIS: PTSD in remission"),
+    ("interview_free_text", "DIAGNOSIS: Rule out PTSD"),
+    ("interview_free_text", "DIAGNOSIS: Anorexia nervosa, in full remission"),
+    ("interview_free_text", "DIAGNOSIS: History of anorexia nervosa, currently none"),
+    (
+        "interview_free_text",
+        "DIAGNOSIS: Generalized anxiety disorder features, not meeting criteria",
+    ),
+    ("interview_free_text", "DIAGNOSIS: Atypical anorexia nervosa"),
+    ("interview_free_text", "DIAGNOSIS: Complex PTSD"),
+    ("safe_psych", "DIAGNOSE\nProbable F32.2; rule out bipolar (F31.4)."),
+    ("safe_psych", "DIAGNOSE\nF43.1? Needs trauma timeline."),
+    ("safe_psych", "DIAGNOSE\nF10.2 likely; F32.1 pending sobriety."),
+    ("safe_psych", "DIAGNOSE\nPossible PTSD (F43.1)."),
+    ("safe_psych", "DIAGNOSE\nICD-10 F20-F29 range (psychotic disorder), exact code unclear"),
+]
+
+
+@pytest.mark.parametrize(("situation", "reply"), PROBED)
+def test_a_hedge_or_a_qualified_diagnosis_is_credited_for_nothing(situation, reply):
+    (result,) = measure([item(situation, "hedged", [], reply, 1)], disorder_names())
+    assert result.reading is None, result.reading
+
+
+MDD_PSYCHOTIC = "Major Depressive Disorder with Psychotic Features"
+
+
+@pytest.mark.parametrize(
+    ("situation", "reply", "answer"),
+    [
+        ("interview_free_text", "DIAGNOSIS: Not PTSD but ASD", ["Acute Stress Disorder"]),
+        (
+            "interview_letters",
+            "**Diagnosis:** C - Major Depressive Disorder\n\nDIAGNOSIS: C",
+            ["C"],
+        ),
+        ("interview_free_text", "DIAGNOSIS: MDD with psychotic features", [MDD_PSYCHOTIC]),
+    ],
+)
+def test_a_committed_answer_in_the_probe_layouts_is_read(situation, reply, answer):
+    (result,) = measure([item(situation, "committed", answer, reply, 1)], disorder_names())
+    assert result.outcome == "right", result.reading

@@ -45,7 +45,7 @@ TERMS: dict[str, tuple[str, ...]] = {
     ),
     "D004": (r"delusional\s+disorder",),
     # a specifier alone, after another ("ADHD, inattentive or combined type")
-    "D005": (r"schizophreni[a-z]*",),
+    "D005": (r"schizophreni(?:a|c|as)",),
     "D006": (rf"schizo[\s-]?affective(?:\s+disorder)?{S}bipolar{TYPE}",),
     "D007": (rf"schizo[\s-]?affective(?:\s+disorder)?{S}depressive{TYPE}",),
     "D008": (rf"bipolar\s+(?:type\s+)?{I_}(?:\s+disorder)?", r"bipolar[\s-]?1\b"),
@@ -56,7 +56,7 @@ TERMS: dict[str, tuple[str, ...]] = {
     "D013": (MDD,),
     "D014": (r"persistent\s+depressive(?:\s+disorder)?", r"dysthymi[a-z]*", r"(?-i:PDD)"),
     "D015": (rf"{MDD}{SPECIFIERS}{PSYCHOTIC}", r"psychotic\s+depression"),
-    "D016": (r"obsessive[\s\-–—]*compulsive(?:\s+disorder)?", r"(?-i:OCD)"),
+    "D016": (r"obsessive[\s\-–—]*compulsive(?!\s+personality)(?:\s+disorder)?", r"(?-i:OCD)(?!PD)"),
     "D017": (r"body\s+dysmorphi[a-z]*(?:\s+disorder)?", r"(?-i:BDD)", r"dysmorphophobia"),
     "D018": (r"post[\s\-–]*traumatic\s+stress(?:\s+disorder)?", r"(?-i:PTSD)"),
     "D019": (r"acute\s+stress\s+(?:disorder|reaction)", r"(?-i:ASD)"),

@@ -33,7 +33,7 @@ STATEMENT = re.compile(
     re.IGNORECASE,
 )
 ASIDE = re.compile(
-    r"\b(?:considered|ruled?\s+out|rule\s+out|excluded?|exclud\w+|less\s+likely|unlikely"
+    r"\b(?:considered|ruled\s+out|excluded?|exclud\w+|less\s+likely|unlikely"
     r"|(?:don't|doesn't|do\s+not|does\s+not)\s+(?:apply|fit)|rather\s+than|instead\s+of|not"
     r"|no\s+longer|raised\s+the\s+question|might\s+suggest|would\s+suggest|although|initially"
     r"|was\s+on\s+the\s+differential|differential)\b",
@@ -50,6 +50,7 @@ OPEN = re.compile(
     r"\b(?:cannot|can't|can\s+not)\s+be\s+(?:excluded|ruled\s+out)|could\s+also|may\s+(?:also\s+)?be"
     r"|or\s+even|needs?\s+to\s+be\s+(?:excluded|ruled\s+out)|not\s+(?:yet\s+)?(?:excluded|ruled\s+out)"
     r"|remains?\s+possible|is\s+also\s+possible|(?:should|must|may)\s+also\s+be\s+considered"
+    r"|rule\s+out|r/o|pending|to\s+be\s+confirmed"
     r"|also\s+(?:be\s+)?considered",
     re.IGNORECASE,
 )
@@ -59,6 +60,9 @@ UNDECIDED = re.compile(
     r"|cannot\s+(?:distinguish|decide)|can't\s+(?:distinguish|decide)|one\s+of\s+(?:these|them))\b",
     re.IGNORECASE,
 )
+TENTATIVE = re.compile(r"\b(?:possible|possibly|suspected|query|provisional)\b", re.IGNORECASE)
+RANGE = re.compile(r"\b[A-Z]\d{2}(?:\.\d+)?\s*[-–]\s*[A-Z]\d{2}(?:\.\d+)?\b")  # "F20-F29": no code
+QUERIED = re.compile(r"\b[A-Z]\d{2}(?:\.[0-9A-Z]+)?\s*\?", re.IGNORECASE)  # "F43.1?"
 CODE = re.compile(r"\b([A-Z]\d{2}(?:\.[0-9A-Z]+)?)\b", re.IGNORECASE)
 
 
@@ -106,13 +110,16 @@ def resolved(span: str, codes: list[str]) -> str:
 
 def reply_code(reply: str) -> str | None:
     """The diagnosis code of an unjudged reply (see the module)."""
+    reply = RANGE.sub(" ", reply)
     stated = stated_code(reply)
     if stated is not None:
         return stated or None  # "": a statement of several diagnoses names none
     codes, text = kept_codes(reply)
     if not codes:
         return None
-    if offered_as_choice(text) or undecided(reply) or several(text):
+    if offered_as_choice(text) or undecided(reply) or several(text) or QUERIED.search(reply):
+        return None
+    if TENTATIVE.search(text):  # "Possible PTSD (F43.1)": no commitment, as in the interview
         return None
     return resolved(reply, codes)
 

@@ -42,7 +42,7 @@ from selfdx.instruments.answers.strict_parser import parse_strict
 # The disorders an answer may name: the graph, or a code -> name table (the answer check's).
 Disorders = MentalKG | Mapping[str, str]
 AnswerStatus = Literal["named", "hedged", "several", "unreadable"]
-CLAUSES = re.compile(r"[,;\n]+")
+CLAUSES = re.compile(r"[,;\n]+|\bbut\b", re.IGNORECASE)
 BRACKETED = re.compile(r"[(\[]([^()\[\]]*)[)\]]")
 NEGATION = re.compile(
     r"\b(?:not|no|ruled\s+out|excluded|excluding|unlikely|rather\s+than|instead\s+of"
@@ -52,14 +52,30 @@ NEGATION = re.compile(
 # "A not excluded", "B can't be ruled out": not a negation but a hedge (kept for HEDGE to see)
 STILL_OPEN = re.compile(
     r"\bnot\s+(?:yet\s+)?(?:excluded|ruled\s+out)|\b(?:can'?t|cannot|can\s+not)\s+be\s+"
-    r"(?:excluded|ruled\s+out)",
+    r"(?:excluded|ruled\s+out)|\bto\s+be\s+(?:excluded|ruled\s+out)",
     re.IGNORECASE,
 )
 AFTER_NAME = ("excluded", "unlikely", "less likely")
 HEDGE = re.compile(
     r"\b(?:or|vs\.?|versus|either|possibly|maybe|perhaps|probabl[ey]|likely|possible|suspected"
-    r"|query|provisional|rule\s+out|r/o|not\s+(?:yet\s+)?(?:excluded|ruled\s+out)"
+    r"|query|provisional|rule\s+out|r/o|not\s+(?:yet\s+)?(?:excluded|ruled\s+out)|pending"
+    r"|to\s+be\s+(?:excluded|ruled\s+out|confirmed)|unless|otherwise|tentative"
     r"|(?:can'?t|cannot|can\s+not)\s+be\s+(?:excluded|ruled\s+out))\b|/|\?",
+    re.IGNORECASE,
+)
+# A diagnosis the answer says is not current or not full: "in remission", "subthreshold", "GAD
+# features, not meeting criteria", "history of", "atypical anorexia", "complex PTSD".
+NOT_CURRENT = re.compile(
+    r"\b(?:in\s+(?:full\s+|partial\s+|sustained\s+|early\s+)?remission|subthreshold"
+    r"|sub-?syndromal|partial|not\s+meeting(?:\s+full)?\s+criteria|(?:does\s+)?not\s+meet"
+    r"|history\s+of|resolved|atypical|complex|other\s+specified|unspecified)\b",
+    re.IGNORECASE,
+)
+# What holds a single disorder open: "rule out PTSD", "possible GAD", "PTSD?", "pending".
+ONE_HEDGED = re.compile(
+    r"\b(?:rule\s+out|r/o|possible|possibly|probable|probably|query|suspected|provisional"
+    r"|pending|tentative"
+    r"|to\s+be\s+(?:confirmed|excluded)|unless|otherwise)\b|\?",
     re.IGNORECASE,
 )
 # A bullet or a numbered item of a list: "- ", "* ", "• ", "1. ", "2) " (not "B. ").
@@ -188,6 +204,8 @@ def free_text_codes(text: str, kg: Disorders) -> set[str]:
 
 def read_free_text(text: str, kg: Disorders) -> AnswerReading:
     codes = free_text_codes(text, kg)
+    if len(codes) == 1 and ONE_HEDGED.search(text):
+        return AnswerReading(None, "hedged", "one disorder, held open (rule out, possible, ?)")
     if len(codes) == 1:
         return AnswerReading(codes.pop(), "named", "one disorder named")
     if not codes:
@@ -205,6 +223,10 @@ def read_answer(
         return AnswerReading(None, "unreadable", "empty answer")
     names = list(disorder_names(kg).values()) + list(case.option_names)
     masked, names_at = masked_names(listed(text), names)
+    if answer_format == "free_text" and NOT_CURRENT.search(
+        unmasked(masked, ["" for _ in names_at])
+    ):
+        return AnswerReading(None, "unreadable", "a diagnosis not current or not full")
     kept_masked = FRAMING.sub(" ", affirmed_part(masked))
     kept = " ".join(unmasked(kept_masked, names_at).split())
     if not kept:

@@ -60,6 +60,25 @@ def field_text(reply: str, start: int) -> str:
     return " ".join(block.split())
 
 
+REVISION = re.compile(
+    r"\b(?:actually|on\s+(?:reflection|second\s+thought)|scratch\s+that|or\s+maybe"
+    r"|(?:could|might)\s+(?:also\s+)?be|not\s+sure)\b",
+    re.IGNORECASE,
+)
+
+
+def revision_after(reply: str, start: int) -> str:
+    """A line after the DIAGNOSIS line, before the next keyword, that takes the answer back
+    ("Actually, on reflection, it could be C"); "" when there is none."""
+    following = KEYWORD.search(reply, start)
+    end = following.start() if following else len(reply)
+    _, _, below = reply[start:end].partition("\n")
+    for line in below.splitlines():
+        if REVISION.search(line):
+            return " ".join(line.split())
+    return ""
+
+
 def from_json(reply: str) -> str:
     """A JSON reply written as keyword lines (`DIAGNOSIS: A, B`); the reply itself otherwise."""
     fields = JSON_FIELD.findall(reply)
@@ -92,6 +111,15 @@ def parse_reply(reply: str) -> ParsedReply:
     first = found[0]
     kind = first.group(1).upper()
     text = field_text(reply, first.end())
+    if kind == "DIAGNOSIS":
+        others = [field_text(reply, m.end()) for m in found[1:] if m.group(1).upper() == kind]
+        if any(
+            other and not (other.startswith(text) or text.startswith(other)) for other in others
+        ):
+            text = " or ".join([text, *others])  # two different answers: a choice, not one
+        taken = revision_after(reply, first.end())
+        if taken:
+            text = f"{text}; {taken}"
     if kind == "QUESTION":
         return ParsedReply("question", question=text) if text else ParsedReply("unparsed")
     if kind == "DECLINE":

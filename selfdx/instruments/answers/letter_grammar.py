@@ -14,14 +14,14 @@ TOKEN = re.compile(
 )
 SEPARATORS = {",", "&", ";", "+", "and", "plus"}
 # "A/C" offers a choice between two options, as "A or C" does.
-HEDGE_SEPARATORS = {"or", "either", "vs", "versus", "/"}
+HEDGE_SEPARATORS = {"or", "either", "vs", "versus", "/", ">"}
 TERMINATORS = {".", ":", "-", "–", "—", ")", "]", "!", "(", "["}
 CLUSTER_GLUE = {".", ")", "(", ":", "-", "–", "—", "]", "["}
 LETTER_FOLLOWERS = {
     "and", "or", "is", "are", "was", "would", "seems", "fits", "plus", "as", "both", "also",
     "could", "can", "might", "may", "should", "seem", "fit", "apply", "applies", "describe",
     "describes", "each", "if", "together", "with", "remains", "cannot", "can't", "instead",
-    "rather", "alone", "not",
+    "rather", "alone", "not", "pending", "unless", "otherwise", "equally", "to",
 }  # fmt: skip
 OPENERS = {
     "(",
@@ -48,7 +48,7 @@ NEGATIONS = {
 }  # fmt: skip
 HEDGES = {
     "or", "either", "possibly", "possible", "perhaps", "maybe", "might", "could", "uncertain",
-    "unsure", "unclear", "alternatively", "differential", "vs", "versus",
+    "unsure", "unclear", "alternatively", "differential", "vs", "versus", "plausible",
 }  # fmt: skip
 COMMITMENTS = {
     "correct",
@@ -203,7 +203,7 @@ def past_remark(tokens: list[Token], index: int) -> int:
     for end in range(index + 1, min(index + 40, len(tokens))):
         if tokens[end].text in (")", "]"):
             inside = range(index + 1, end)
-            if any(letter_of(tokens, i) for i in inside):
+            if any(letter_of(tokens, i) or tokens[i].text == "?" for i in inside):
                 return index
             after = end + 1
             if after < len(tokens) and (

@@ -30,7 +30,27 @@ from selfdx.instruments.answers.reply_text import clean_markdown, mark_option_na
 ReadingKind = Literal["letters", "none", "ambiguous", "nothing"]
 # Words that, with another option after the answer, qualify it into a hedge ("B, though D can't
 # be excluded", "probably D, but B if the highs were hypomanic").
-QUALIFIERS = {"though", "although", "but", "also", "excluded"}
+QUALIFIERS = {
+    "though", "although", "but", "also", "excluded", "unless", "otherwise", "pending", "actually",
+    "plausible", "equally", "provisional", "rule", "second",
+}  # fmt: skip
+# Words that make the answer conditional or unsettled, with or without another option named:
+# "A and C if low mood persists", "B, pending the history", "A (provisional)".
+CONDITIONAL = {
+    "if",
+    "unless",
+    "pending",
+    "provisional",
+    "provisionally",
+    "tentative",
+    "tentatively",
+}
+# A later line that takes the answer back ("Actually, wait - D", "on reflection, it could be C").
+REVISION = re.compile(
+    r"\b(?:actually|wait|on\s+(?:reflection|second\s+thought)|hmm+|not\s+sure|could\s+(?:also\s+)?be"
+    r"|might\s+(?:also\s+)?be|or\s+maybe|scratch\s+that)\b",
+    re.IGNORECASE,
+)
 # A JSON answer: {"answer": "C"}, {"answers": ["A", "B"]}, {"diagnosis": "C"}, {"selected": [...]}
 JSON_ANSWER = re.compile(
     r'"(?:final[_ ]?)?(?:answers?|diagnos[ie]s|selected|selections?|choices?|options?|letters?)"'
@@ -123,6 +143,8 @@ def judge_rest(expression: Expression, tokens: list[Token]) -> str | None:
         return f"ambiguous: hedged between {sorted(set(expression.letters))} and {sorted(others)}"
     if any(t.text == "?" for t in rest[:3]):
         return "ambiguous: a question mark after the answer"
+    if any(word in CONDITIONAL for word in words[:6]):
+        return "ambiguous: a condition on the answer"
     return None
 
 
@@ -236,6 +258,15 @@ REFUSAL = re.compile(
 )
 
 
+def taken_back(after: str, letters: frozenset[str]) -> bool:
+    """Whether the text after an answer statement revises it: a revision word and another
+    option in one line ("Actually, wait - D")."""
+    for line in after.splitlines():
+        if REVISION.search(line) and mentions(tokenize(line)) - set(letters):
+            return True
+    return False
+
+
 def under_heading(lines: list[str]) -> Reading:
     """What the lines under an answer heading say: the first line's answer (with the pure lines
     after it), joined by the answers that open the list items right after it ("1. <name> (C) -
@@ -311,6 +342,8 @@ def parse_strict(text: object, options: Sequence[str]) -> ParsedAnswer:
             reading = under_heading([LIST_NUMBER.sub("", line) for line in below_lines])
         if reading.kind != "nothing":
             settled = settle([reading], f"answer statement {marker.group(0).strip()!r}")
+            if settled is not None and settled.letters and taken_back(below, settled.letters):
+                return unparsed("ambiguous", "the answer is taken back after it")
             if settled is not None:
                 return settled
 
