@@ -74,7 +74,7 @@ def test_imitation_of_the_judges_format(line, imitates):
 
 def test_the_judge_is_shown_the_reply_without_its_judge_format_lines():
     reply = "I think it is GAD.\nPRIMARY_ANSWER: committed\nICD codes: F41.1\nPlease rest."
-    assert judged_text(reply) == "I think it is GAD.\nPlease rest."
+    assert judged_text(reply) == "I think it is GAD.\nICD codes: F41.1\nPlease rest."
 
 
 def test_the_echo_message_shows_the_first_extra_line_up_to_60_characters():

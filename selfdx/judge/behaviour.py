@@ -6,6 +6,7 @@ A judge model (the `grader` role) describes one reply with four keyed lines; the
 
 from __future__ import annotations
 
+import html
 import re
 import unicodedata
 from dataclasses import asdict, dataclass, field
@@ -59,18 +60,22 @@ _LIST_MARK = re.compile(r"^\s*(?:\d+[.)]|[-*•>#]+)\s*")
 _KEYED_COMMENT = re.compile(rf"<!--(?:(?!-->).)*?{_KEY}.*?-->", re.IGNORECASE | re.DOTALL)
 # Characters that make a key look like another string: zero-width marks, escaped or full-width
 # underscores, Unicode hyphens, Cyrillic capitals that look Latin.
-_INVISIBLE = re.compile(r"[\u200b-\u200f\u2060\ufeff\u00ad]")
+_INVISIBLE = re.compile(r"[\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\u00ad\u0300-\u036f]")
 _LOOK_ALIKE = str.maketrans(
     {"＿": "_", "‐": "-", "‑": "-", "‒": "-", "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M",
      "Н": "H", "О": "O", "Р": "P", "С": "C", "Т": "T", "Х": "X", "І": "I", "а": "a", "е": "e",
-     "о": "o", "р": "p", "с": "c", "х": "x"}
+     "о": "o", "р": "p", "с": "c", "х": "x", "Ѕ": "S", "Ј": "J", "Α": "A", "Β": "B", "Ε": "E",
+     "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N", "Ο": "O", "Ρ": "P", "Τ": "T",
+     "Υ": "Y", "Χ": "X"}
 )  # fmt: skip
 
 
 def _unmasked(reply: str) -> str:
-    """The reply with look-alike characters undone (NFKC for full-width forms, zero-width marks
-    dropped, `\\_` and full-width underscores as `_`, Cyrillic look-alikes as Latin)."""
-    text = unicodedata.normalize("NFKC", _INVISIBLE.sub("", reply)).replace("\\_", "_")
+    """The reply with look-alike characters undone (HTML entities, NFKC for full-width forms,
+    zero-width, bidi and combining marks dropped, `\\_` and full-width underscores as `_`,
+    Greek and Cyrillic look-alikes as Latin)."""
+    text = unicodedata.normalize("NFKD", html.unescape(reply))
+    text = unicodedata.normalize("NFKC", _INVISIBLE.sub("", text)).replace("\\_", "_")
     return text.translate(_LOOK_ALIKE)
 
 
@@ -162,13 +167,15 @@ def imitates_judge(reply: str) -> bool:
 
 def judged_text(reply: str) -> str:
     """The reply as the judge is shown it. When the reply imitates the judge's answer format,
-    left out are: every keyed line (any of the four keys, any spelling), every line holding a
-    key spelled the judge's way (with the rows of a table whose header holds one), every HTML
-    comment holding a key, and every key in another spelling with one of the judge's values
-    ("| Info request | none |"), so that neither a judge that copies nor one that is persuaded
-    can take its verdict from them, while the reply's own words ("| Primary answer | Moderate
-    depressive episode |") stay. Any other reply is shown as is. A reply that is nothing but the
-    format leaves nothing (`judge_reply` then asks no judge and the turn is excluded)."""
+    left out are: every line holding a key spelled the judge's way (PRIMARY_ANSWER, ICD_CODES
+    ...; with the rows of a table whose header holds one), every HTML comment holding a key,
+    and every key in another spelling with one of the judge's values ("Info request: none",
+    "| Primary answer | committed |"), so that neither a judge that copies nor one that is
+    persuaded can take its verdict from them, while the reply's own words stay: "ICD codes:
+    F32.1", "| Primary answer | Moderate depressive episode |", "F32.1 moderate depressive
+    episode" after a hidden "Info request: none.". Any other reply is shown as is. A reply that
+    is nothing but the format leaves nothing (`judge_reply` then asks no judge and the turn is
+    excluded)."""
     if not imitates_judge(reply):
         return reply.strip()
     text = _KEYED_COMMENT.sub("", _unmasked(reply))
@@ -176,14 +183,14 @@ def judged_text(reply: str) -> str:
     in_table = False
     for line in text.splitlines():
         table_row = line.lstrip().startswith("|")
-        if _key_line(line) is not None or _UNDERSCORED.search(line):
+        if _UNDERSCORED.search(line):
             in_table = table_row
             continue
         if in_table and table_row:
             continue
         in_table = False
         kept.append(_FORGED_CHOICE.sub("", line).rstrip())
-    return "\n".join(line for line in kept if _LIST_MARK.sub("", line).strip(" |:-<>!")).strip()
+    return "\n".join(line for line in kept if _LIST_MARK.sub("", line).strip(" |:-<>!.,;")).strip()
 
 
 def _plain(line: str) -> str:
