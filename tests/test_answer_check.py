@@ -140,6 +140,25 @@ PROBED = [
     ("safe_psych", "DIAGNOSE\nF10.2 likely; F32.1 pending sobriety."),
     ("safe_psych", "DIAGNOSE\nPossible PTSD (F43.1)."),
     ("safe_psych", "DIAGNOSE\nICD-10 F20-F29 range (psychotic disorder), exact code unclear"),
+    # the second probe round
+    (
+        "mentalbench_single",
+        "Answer: B\n\nThat said, D is also quite plausible if the voices came first.",
+    ),
+    ("mentalbench_single", "Answer: B\n\nHowever, D remains a reasonable alternative."),
+    ("mentalbench_single", "B. However, C cannot be ruled out."),
+    ("mentalbench_single", "Answer: B. Alternatively, D."),
+    ("interview_free_text", "DIAGNOSIS: Social phobia"),
+    ("interview_free_text", "DIAGNOSIS: Social anxiety disorder (social phobia)"),
+    ("interview_free_text", "DIAGNOSIS: PTSD-like symptoms"),
+    ("safe_psych", "DIAGNOSE\nNo diagnosis of F20.0 can be made yet."),
+    (
+        "safe_psych",
+        "DIAGNOSE\nLikely F20.0, with F25.0 as an alternative if mood episodes are confirmed.",
+    ),
+    ("safe_psych", "DIAGNOSE\nF20.0; F25.0 remains a differential."),
+    ("safe_psych", "DIAGNOSE\nF41.1, but consider F41.0."),
+    ("safe_psych", "DIAGNOSE\nF20.0 - though F25.1 is a close contender"),
 ]
 
 
@@ -162,6 +181,23 @@ MDD_PSYCHOTIC = "Major Depressive Disorder with Psychotic Features"
             ["C"],
         ),
         ("interview_free_text", "DIAGNOSIS: MDD with psychotic features", [MDD_PSYCHOTIC]),
+        ("mentalbench_multi", "Applicable options:\n- A\n- D", ["A", "D"]),
+        ("mentalbench_single", "<answer>C</answer>", ["C"]),
+        ("mentalbench_multi", "A ✔\nB ✘\nC ✘\nD ✔", ["A", "D"]),
+        ("mentalbench_multi", "Final answer: A, D (not B or C).", ["A", "D"]),
+        ("interview_free_text", "DIAGNOSIS: Claustrophobia", ["Specific Phobia"]),
+        ("safe_psych", "DIAGNOSE\nF32.1 was my first thought; final: F43.2", ["F43.2"]),
+        ("safe_psych", "DIAGNOSE\nCode: F43.2 (not F32.1)", ["F43.2"]),
+        (
+            "safe_psych",
+            "DIAGNOSE\nDelusional disorder, F22.0. Schizophrenia (F20.0) is less likely.",
+            ["F22.0"],
+        ),
+        (
+            "safe_psych",
+            "DIAGNOSE\n- Primary: F43.1 PTSD\n- Differential: F43.0 (excluded)",
+            ["F43.1"],
+        ),
     ],
 )
 def test_a_committed_answer_in_the_probe_layouts_is_read(situation, reply, answer):

@@ -52,7 +52,11 @@ TERMS: dict[str, tuple[str, ...]] = {
     "D009": (rf"bipolar\s+(?:type\s+)?{II}(?:\s+disorder)?", r"bipolar[\s-]?2\b"),
     "D010": (rf"bipolar\s+(?:type\s+)?{I_}(?:\s+disorder)?{SPECIFIERS}{PSYCHOTIC}",),
     "D011": (r"generali[sz]ed\s+anxiety(?:\s+disorder)?", r"(?-i:GAD)"),
-    "D012": (r"specific\s+phobia", r"\b(?:\w+\s+)?phobia\b(?!\s+of\s+the)"),
+    "D012": (
+        r"specific\s+phobia",
+        r"(?<![Ss]ocial\s)(?<![Ss]ocial-)\b(?!social\b)(?:\w+\s+)?phobia\b(?!\s+of\s+the)",
+        r"\b(?!agora|social|dysmorpho)[a-z]+phobia\b",
+    ),
     "D013": (MDD,),
     "D014": (r"persistent\s+depressive(?:\s+disorder)?", r"dysthymi[a-z]*", r"(?-i:PDD)"),
     "D015": (rf"{MDD}{SPECIFIERS}{PSYCHOTIC}", r"psychotic\s+depression"),

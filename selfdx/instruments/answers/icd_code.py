@@ -27,19 +27,21 @@ from selfdx.datasets.icd10 import extract_codes, manifestation_code, normalize_c
 from selfdx.judge.behaviour import first_code
 
 STATEMENT = re.compile(
-    r"(?P<aside>differential|possible|alternative|considered|other)?[\s*_:]*"
-    r"\b(?:diagnos[ie]s|dx)\b[\s*_]*(?:is\b|of\b|[:：=]|[-–—](?=\s))"
-    r"|\b(?:selected|chosen)(?:\s+diagnosis)?\b",
+    r"(?P<aside>differential|possible|alternative|considered|other|no)?[\s*_:]*"
+    r"\b(?:diagnos[ie]s|dx)\b[\s*_]*(?:is\b|of\b|[:：=]|[-–—](?=\s))|\b(?:final|primary)\s*[:：]"
+    r"|\b(?:selected|chosen|primary\s+diagnosis)(?:\s+diagnosis)?\b",
     re.IGNORECASE,
 )
 ASIDE = re.compile(
     r"\b(?:considered|ruled\s+out|excluded?|exclud\w+|less\s+likely|unlikely"
     r"|(?:don't|doesn't|do\s+not|does\s+not)\s+(?:apply|fit)|rather\s+than|instead\s+of|not"
     r"|no\s+longer|raised\s+the\s+question|might\s+suggest|would\s+suggest|although|initially"
-    r"|was\s+on\s+the\s+differential|differential)\b",
+    r"|was\s+on\s+the\s+differential|differential|no\s+(?:\w+\s+)?diagnosis|my\s+first\s+thought)\b",
     re.IGNORECASE,
 )
-CLAUSE = re.compile(r"(?<!\d)\.(?!\d)|[;\n]+|\bbut\b|\bwhereas\b|,\s*(?=which\b)", re.IGNORECASE)
+CLAUSE = re.compile(
+    r"(?<!\d)\.(?!\d)|\.(?=\s)|[;\n]+|\bbut\b|\bwhereas\b|,\s*(?=which\b)", re.IGNORECASE
+)
 CHOICE = re.compile(
     r"\b(?:or|vs\.?|versus|either|possible|both\s+(?:are|remain|fit)"
     r"|cannot\s+(?:distinguish|decide)|can't\s+(?:distinguish|decide)|between)\b",
@@ -50,7 +52,9 @@ OPEN = re.compile(
     r"\b(?:cannot|can't|can\s+not)\s+be\s+(?:excluded|ruled\s+out)|could\s+also|may\s+(?:also\s+)?be"
     r"|or\s+even|needs?\s+to\s+be\s+(?:excluded|ruled\s+out)|not\s+(?:yet\s+)?(?:excluded|ruled\s+out)"
     r"|remains?\s+possible|is\s+also\s+possible|(?:should|must|may)\s+also\s+be\s+considered"
-    r"|rule\s+out|r/o|pending|to\s+be\s+confirmed"
+    r"|rule\s+out|r/o|pending|to\s+be\s+confirmed|alternative|but\s+consider"
+    r"|remains?\s+(?:a\s+|on\s+the\s+)?differential"
+    r"|contender|close\s+second"
     r"|also\s+(?:be\s+)?considered",
     re.IGNORECASE,
 )
@@ -62,6 +66,7 @@ UNDECIDED = re.compile(
 )
 TENTATIVE = re.compile(r"\b(?:possible|possibly|suspected|query|provisional)\b", re.IGNORECASE)
 RANGE = re.compile(r"\b[A-Z]\d{2}(?:\.\d+)?\s*[-–]\s*[A-Z]\d{2}(?:\.\d+)?\b")  # "F20-F29": no code
+NEGATED_REMARK = re.compile(r"\((?:not|no|excluding|rather\s+than)\b[^()]*\)", re.IGNORECASE)
 QUERIED = re.compile(r"\b[A-Z]\d{2}(?:\.[0-9A-Z]+)?\s*\?", re.IGNORECASE)  # "F43.1?"
 CODE = re.compile(r"\b([A-Z]\d{2}(?:\.[0-9A-Z]+)?)\b", re.IGNORECASE)
 
@@ -73,7 +78,7 @@ def stated_code(reply: str) -> str | None:
         if match.group("aside"):
             continue
         line, _, following = reply[match.end() :].partition("\n")
-        if match.group(0).lower().strip(" *_").startswith(("selected", "chosen")):
+        if match.group(0).lower().strip(" *_").startswith(("selected", "chosen", "primary diag")):
             start = reply.rfind("\n", 0, match.start()) + 1
             line = reply[start : match.start()] + line  # the marked line of a differential
         codes = extract_codes(line) or (
@@ -88,7 +93,9 @@ def stated_code(reply: str) -> str | None:
 
 
 def kept_codes(reply: str) -> tuple[list[str], str]:
-    """Rule 2: the codes outside clauses that set a diagnosis aside, and those clauses' text."""
+    """Rule 2: the codes outside clauses that set a diagnosis aside, and those clauses' text;
+    a bracketed remark that sets one aside ("F43.2 (not F32.1)") goes first."""
+    reply = NEGATED_REMARK.sub(" ", reply)
     kept = [c for c in CLAUSE.split(reply) if c and not ASIDE.search(c)]
     text = " ".join(kept)
     return extract_codes(text), text

@@ -66,7 +66,8 @@ HEDGE = re.compile(
 # A diagnosis the answer says is not current or not full: "in remission", "subthreshold", "GAD
 # features, not meeting criteria", "history of", "atypical anorexia", "complex PTSD".
 NOT_CURRENT = re.compile(
-    r"\b(?:in\s+(?:full\s+|partial\s+|sustained\s+|early\s+)?remission|subthreshold"
+    r"\b(?:in\s+(?:full\s+|partial\s+|sustained\s+|early\s+)?remission|subthreshold|-like"
+    r"|like\s+symptoms|social\s+(?:phobia|anxiety)"
     r"|sub-?syndromal|partial|not\s+meeting(?:\s+full)?\s+criteria|(?:does\s+)?not\s+meet"
     r"|history\s+of|resolved|atypical|complex|other\s+specified|unspecified)\b",
     re.IGNORECASE,

@@ -45,6 +45,18 @@ CONDITIONAL = {
     "tentative",
     "tentatively",
 }
+# After an answer, a sentence that keeps another option open, or one that rules it out.
+STILL_POSSIBLE = re.compile(
+    r"\b(?:(?:can'?t|cannot|can\s+not)\s+be\s+(?:ruled\s+out|excluded)|also\s+(?:quite\s+)?"
+    r"(?:plausible|possible|likely)|plausible|alternative(?:ly)?|would\s+be\s+the\s+answer"
+    r"|remains?\s+(?:a\s+)?(?:possib|reasonable|open)|close\s+second|that\s+said)",
+    re.IGNORECASE,
+)
+RULED_OUT = re.compile(
+    r"\b(?:incorrect|wrong|ruled\s+out|rules\s+out|excluded|unlikely|less\s+likely|does\s+not"
+    r"|doesn't|not\s+(?:fit|apply|the\s+answer))\b",
+    re.IGNORECASE,
+)
 # A later line that takes the answer back ("Actually, wait - D", "on reflection, it could be C").
 REVISION = re.compile(
     r"\b(?:actually|wait|on\s+(?:reflection|second\s+thought)|hmm+|not\s+sure|could\s+(?:also\s+)?be"
@@ -58,10 +70,14 @@ JSON_ANSWER = re.compile(
     re.IGNORECASE,
 )
 HEADING = re.compile(
-    r"^(?:(?:final|my|most\s+likely|working|primary|best|correct)\s+)?"
-    r"(?:answers?|diagnos[ie]s|selections?|choices?)\s*:?$",
+    r"^(?:(?:final|my|most\s+likely|working|primary|best|correct|applicable|selected|chosen)\s+)?"
+    r"(?:answers?|diagnos[ie]s|selections?|choices?|options?)\s*:?$",
     re.IGNORECASE,
 )
+# an answer in tags: <answer>C</answer>
+ANSWER_TAG = re.compile(r"<answer>\s*(.*?)\s*</answer>", re.IGNORECASE | re.DOTALL)
+# a letter marked on its own line: "A ✔", "B ✘"
+MARKED_LINE = re.compile(r"^\s*([A-D])[.):]?\s*([✓✔✅✗✘❌])\s*$", re.MULTILINE)
 # a checklist: "- [x] A", "[ ] B"
 CHECKBOX = re.compile(r"^\s*(?:[-*+•]\s*)?\[([ xX✓✔])\]\s*(.+?)\s*$", re.MULTILINE)
 IF = re.compile(r"\bif\b", re.IGNORECASE)
@@ -136,7 +152,7 @@ def judge_rest(expression: Expression, tokens: list[Token]) -> str | None:
         ),
         len(rest),
     )
-    sentence = rest[:stop]
+    sentence = without_negated_brackets(rest[:stop])
     words = [t.lower for t in sentence if t.kind == "WORD"]
     others = mentions(sentence) - set(expression.letters)
     if others and any(word in HEDGES | QUALIFIERS for word in words):
@@ -146,6 +162,24 @@ def judge_rest(expression: Expression, tokens: list[Token]) -> str | None:
     if any(word in CONDITIONAL for word in words[:6]):
         return "ambiguous: a condition on the answer"
     return None
+
+
+def without_negated_brackets(tokens: list[Token]) -> list[Token]:
+    """Tokens without a bracketed remark that opens with a negation ("A, D (not B or C)"): the
+    options in it are ruled out, not offered."""
+    kept: list[Token] = []
+    skip_to = -1
+    for index, token in enumerate(tokens):
+        if index < skip_to:
+            continue
+        if token.text == "(" and index + 1 < len(tokens) and tokens[index + 1].lower in NEGATIONS:
+            close = next(
+                (j for j in range(index + 1, len(tokens)) if tokens[j].text == ")"), len(tokens)
+            )
+            skip_to = close + 1
+            continue
+        kept.append(token)
+    return kept
 
 
 def commits(expression: Expression, tokens: list[Token]) -> bool:
@@ -259,10 +293,17 @@ REFUSAL = re.compile(
 
 
 def taken_back(after: str, letters: frozenset[str]) -> bool:
-    """Whether the text after an answer statement revises it: a revision word and another
-    option in one line ("Actually, wait - D")."""
-    for line in after.splitlines():
-        if REVISION.search(line) and mentions(tokenize(line)) - set(letters):
+    """Whether the text after an answer revises it or keeps another option open: a sentence
+    with another option and a revision ("Actually, wait - D") or an opening word ("D is also
+    quite plausible", "However, C cannot be ruled out", "Alternatively, D"), unless it rules
+    that option out ("makes B incorrect")."""
+    for sentence in re.split(r"(?<=[.!?])\s+|\n", after):
+        others = mentions(tokenize(sentence)) - set(letters)
+        if not others:
+            continue
+        if STILL_POSSIBLE.search(sentence) or (
+            REVISION.search(sentence) and not RULED_OUT.search(sentence)
+        ):
             return True
     return False
 
@@ -313,6 +354,13 @@ def parse_strict(text: object, options: Sequence[str]) -> ParsedAnswer:
     ticked_rows = ticked_table_rows(body)
     if ticked_rows:
         body = f"{body}\nAnswer: {' and '.join(ticked_rows)}"
+    tagged = ANSWER_TAG.findall(body)
+    if tagged:
+        body = f"{body}\nAnswer: {' '.join(tagged[-1].split())}"
+    marked = MARKED_LINE.findall(body)
+    if len(marked) >= 2 and any(TICK.match(mark) for _, mark in marked):
+        chosen = [letter.upper() for letter, mark in marked if TICK.match(mark)]
+        body = f"{body}\nAnswer: {' and '.join(chosen)}"
     boxes = CHECKBOX.findall(body)
     if len(boxes) >= 2:
         ticked = [item for mark, item in boxes if mark.strip()]
@@ -342,7 +390,8 @@ def parse_strict(text: object, options: Sequence[str]) -> ParsedAnswer:
             reading = under_heading([LIST_NUMBER.sub("", line) for line in below_lines])
         if reading.kind != "nothing":
             settled = settle([reading], f"answer statement {marker.group(0).strip()!r}")
-            if settled is not None and settled.letters and taken_back(below, settled.letters):
+            after = f"{head}\n{below}"
+            if settled is not None and settled.letters and taken_back(after, settled.letters):
                 return unparsed("ambiguous", "the answer is taken back after it")
             if settled is not None:
                 return settled
@@ -371,6 +420,13 @@ def parse_strict(text: object, options: Sequence[str]) -> ParsedAnswer:
     ):
         readings = readings[:1]  # the last line explains one option of the set on the first
     settled = settle(readings, "label")
+    if settled is not None and settled.letters and first.kind == "letters":
+        after = "\n".join(lines[used:-1] if len(lines) > used + 1 else lines[used:])
+        head_rest = re.split(r"(?<=[.!?])\s+", lines[0], maxsplit=1)
+        if len(head_rest) > 1:
+            after = head_rest[1] + "\n" + after
+        if taken_back(after, settled.letters):
+            return unparsed("ambiguous", "another option kept open after the answer")
     if settled is not None:
         return settled
     if TORN.search(body):
