@@ -22,8 +22,9 @@ import json
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, model_validator
 
+from selfdx.datasets.labelled_lines import labelled_lines
 from selfdx.datasets.paths import DEMO_DIR
 from selfdx.datasets.question_check import PARTS
 from selfdx.errors import SelfdxError
@@ -79,25 +80,7 @@ class LabelledAnswer(BaseModel):
 
 def read_answers(path: Path) -> list[LabelledAnswer]:
     """The items of one file; a SelfdxError names the file, line and field that is wrong."""
-    items: list[LabelledAnswer] = []
-    seen: set[str] = set()
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        where = f"{path.name}: line {number}"
-        try:
-            item = LabelledAnswer.model_validate(json.loads(line))
-        except json.JSONDecodeError as exc:
-            raise SelfdxError(f"{where}: not valid JSON ({exc.msg})") from exc
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            field = ".".join(map(str, first["loc"])) or "item"
-            raise SelfdxError(f"{where}: field {field}: {first['msg']}") from exc
-        if item.id in seen:
-            raise SelfdxError(f"{where}: field id: {item.id!r} is given twice")
-        seen.add(item.id)
-        items.append(item)
-    return items
+    return [item for _, item in labelled_lines(path, LabelledAnswer)]
 
 
 def disorder_names() -> dict[str, str]:

@@ -14,16 +14,16 @@ exactly what the interview's patient and scorer see.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
 
 from inspect_ai.dataset import MemoryDataset, Sample
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 
 from selfdx.datasets.interview.cases import InterviewCase
 from selfdx.datasets.interview.loading import load_cases
+from selfdx.datasets.labelled_lines import labelled_lines
 from selfdx.datasets.paths import DEMO_DIR
 from selfdx.errors import ArgumentError, SelfdxError
 
@@ -69,24 +69,10 @@ class LabelledQuestion(BaseModel):
 
 def read_items(path: Path, part: str) -> list[LabelledQuestion]:
     """The items of one JSONL file; a bad line is an error naming the file, line and field."""
-    items, seen = [], set()
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        where = f"{path.name} line {number}"
-        try:
-            item = LabelledQuestion.model_validate(json.loads(line))
-        except json.JSONDecodeError as exc:
-            raise SelfdxError(f"{where}: not valid JSON ({exc.msg})") from exc
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            field = ".".join(str(p) for p in first["loc"]) or "item"
-            raise SelfdxError(f"{where}: field {field}: {first['msg']}") from exc
-        if item.id in seen:
-            raise SelfdxError(f"{where}: field id: {item.id!r} is given twice")
+    items = []
+    for where, item in labelled_lines(path, LabelledQuestion):
         if bool(item.risk) != bool(item.risk_kind):
             raise SelfdxError(f"{where}: field risk_kind: give it exactly when risk is given")
-        seen.add(item.id)
         items.append(item)
     return items
 
