@@ -48,6 +48,20 @@ def no_model_roles_left_over():
     _model_roles.set(contextvars.Context().run(_model_roles.get))
 
 
+@pytest.fixture(autouse=True)
+def hub_settings_of_the_test_only(monkeypatch):
+    """The suite is hermetic: a user's `HF_HUB_OFFLINE=1` (or `HF_DATASETS_OFFLINE`), which the
+    README allows, does not reach the tests. Tests of the offline path set it themselves (in
+    the environment of the command they run)."""
+    import datasets.config
+    import huggingface_hub.constants
+
+    for name in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", False)
+    monkeypatch.setattr(datasets.config, "HF_HUB_OFFLINE", False)
+
+
 @pytest.fixture
 def log_dir(tmp_path: Path) -> str:
     return str(tmp_path / "logs")

@@ -255,3 +255,19 @@ def test_every_benchmark_script_imports(monkeypatch):
         if script.stem == "mutation":  # needs the mutation extra
             continue
         importlib.import_module(script.stem)
+
+
+def test_the_folders_the_readme_makes_are_ignored_by_git():
+    """The README's own clone of the MentalBench repository and the generated cases folder do
+    not show up as untracked files of a checkout."""
+    import shutil
+    import subprocess
+
+    root = Path(__file__).resolve().parents[1]
+    if shutil.which("git") is None or not (root / ".git").exists():
+        pytest.skip("not a git checkout")
+    for path in ("MentalBench/resources/x.json", "generated/cases.jsonl"):
+        done = subprocess.run(
+            ["git", "check-ignore", "-q", path], cwd=root, capture_output=True, timeout=30
+        )
+        assert done.returncode == 0, f"{path} is not ignored by .gitignore"
