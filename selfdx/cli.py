@@ -67,7 +67,13 @@ def folder_logs(paths: list[str]) -> tuple[list[str], list[str]]:
 def cmd_report(args: argparse.Namespace) -> int:
     from selfdx.analysis.report import build_report
 
-    out = build_report(args.log_dir, args.out, progress=not args.quiet, prices=args.prices)
+    out = build_report(
+        args.log_dir,
+        args.out,
+        progress=not args.quiet,
+        prices=args.prices,
+        judge_checks=args.judge_check,
+    )
     print(f"report written to {out / 'report.md'} and {out / 'report.html'}")
     return 0
 
@@ -205,6 +211,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="model prices for the cost section: YAML or JSON in the format of inspect eval "
         "--model-cost-config (model: input, output, input_cache_write, input_cache_read, "
         "dollars per million tokens)",
+    )
+    report.add_argument(
+        "--judge-check",
+        action="append",
+        metavar="LOG",
+        help="a selfdx/judge_check log (or folder) of the Safe-Psych judge: its measured error "
+        "corrects the judged rates (repeatable; checks among LOG_DIR's logs are used too)",
     )
     report.set_defaults(run=cmd_report)
 

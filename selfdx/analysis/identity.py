@@ -183,3 +183,57 @@ def grouping_key(log: EvalLog, judge: str | None) -> str:
             "settings": settings(log),
         }
     )
+
+
+def judge_identity(log: EvalLog) -> dict[str, Any] | None:
+    """What decides the judge's answers in a run: each judge role's model, sampling settings and
+    model arguments (hashed), the judge prompt's version (`judge_prompt` in the task's facts;
+    None in logs from before it was recorded) and the judge's output budget. None when the run
+    binds no judge."""
+    roles = log.eval.model_roles or {}
+    names = sorted((n for n in roles if JUDGE_ROLE.fullmatch(n)), key=_role_order)
+    if not names:
+        return None
+    judges = []
+    for name in names:
+        config = roles[name].config
+        sampling = {f: getattr(config, f) for f in SAMPLING_FIELDS if getattr(config, f, None)}
+        judges.append(
+            {
+                "model": roles[name].model,
+                "settings": sampling,
+                "args": _digest(roles[name].args)[:8] if roles[name].args else "",
+            }
+        )
+    args = log.eval.task_args or {}
+    return {
+        "judges": judges,
+        "prompt": (log.eval.metadata or {}).get("judge_prompt"),
+        "max_tokens": args.get("judge_max_tokens"),
+    }
+
+
+def judge_difference(run: dict[str, Any] | None, check: dict[str, Any] | None) -> str:
+    """How a judge check's judge differs from a run's ('' when it is the same judge)."""
+    if run is None or check is None:
+        return "one of the two logs binds no judge"
+    ours = " + ".join(j["model"] for j in run["judges"])
+    theirs = " + ".join(j["model"] for j in check["judges"])
+    if ours != theirs:
+        return f"the check measured {theirs}, the run was judged by {ours}"
+    if run["prompt"] is None or check["prompt"] is None:
+        return "a log from before selfdx recorded the judge prompt's version"
+    if run["prompt"] != check["prompt"]:
+        return f"judge prompt version {check['prompt']} in the check, {run['prompt']} in the run"
+    if run["max_tokens"] != check["max_tokens"]:
+        return (
+            f"judge_max_tokens {check['max_tokens']} in the check, {run['max_tokens']} in the run"
+        )
+    for mine, other in zip(run["judges"], check["judges"], strict=True):
+        if mine != other:
+            shown = [j["settings"] or "defaults" for j in (other, mine)]
+            return (
+                f"judge {mine['model']} ran with other settings "
+                f"({shown[0]} in the check, {shown[1]} in the run)"
+            )
+    return ""

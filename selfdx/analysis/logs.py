@@ -29,6 +29,7 @@ from tqdm import tqdm
 from selfdx.analysis.identity import (
     data_identity,
     grouping_key,
+    judge_identity,
     judges_of,
     model_roles_of,
     other_roles,
@@ -113,6 +114,7 @@ class Run:
     usage: dict[str, tuple[str, ModelUsage]] = field(default_factory=dict)  # role: model, tokens
     eval_id: str = ""  # Inspect's id of the run: equal in copies of one log file
     metadata: dict[str, Any] = field(default_factory=dict)  # the task's facts (variants, styles)
+    judge_identity: dict[str, Any] | None = None  # what decides the judge's answers (identity.py)
 
     @property
     def key(self) -> ConfigKey:
@@ -183,6 +185,7 @@ def run_from_header(path: str, log: EvalLog) -> Run | None:
         usage=role_usage(log),
         eval_id=log.eval.eval_id,
         metadata=dict(log.eval.metadata or {}),
+        judge_identity=judge_identity(log),
     )
 
 

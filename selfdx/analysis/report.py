@@ -17,6 +17,13 @@ from selfdx.analysis.logs import Run, find_runs, stream_samples
 from selfdx.analysis.mentalbench.report import MentalBenchCollector
 from selfdx.analysis.metric_table import frame_markdown, long_frame, text_frame, wide_frame
 from selfdx.analysis.outputs import finish, previous_files
+from selfdx.analysis.safe_psych.corrected import (
+    NOTE,
+    corrected_display,
+    corrected_frame,
+    given_checks,
+    match_checks,
+)
 from selfdx.analysis.safe_psych.report import SafePsychCollector
 from selfdx.errors import SelfdxError, warn
 from selfdx.run_facts import CHECKS
@@ -54,11 +61,17 @@ class Section:
 
 
 def build_report(
-    log_dir: str | Path, out_dir: str | Path, progress: bool = True, prices: str | None = None
+    log_dir: str | Path,
+    out_dir: str | Path,
+    progress: bool = True,
+    prices: str | None = None,
+    judge_checks: list[str] | None = None,
 ) -> Path:
     """Read every selfdx run under `log_dir` and write the report into `out_dir`.
 
     `prices`: a price table for the cost section (see `selfdx.analysis.cost.load_prices`).
+    `judge_checks`: `selfdx/judge_check` logs (files or folders) of the Safe-Psych judge, to
+    correct the judged rates with (checks among the logs themselves are used where they match).
 
     Raises SelfdxError when `log_dir` is missing, holds no logs or no finished selfdx run. A log
     that cannot be read is left out with a warning. Files of an earlier report in `out_dir`
@@ -80,6 +93,7 @@ def build_report(
         raise SelfdxError(f"--out {out} is a file, not a folder")
     previous_files(out, "report")  # refuses a folder that holds another command's output
     out.mkdir(parents=True, exist_ok=True)
+    given = [check for path in judge_checks or [] for check in given_checks(str(path))]
     by_benchmark = collectors()
     read: Counter = Counter()
     errored: Counter = Counter()
@@ -94,6 +108,8 @@ def build_report(
         collector = by_benchmark.get(run.benchmark)
         if collector is not None:
             collector.add(run, sample)
+    finished_checks = [r for r in runs if r.benchmark == "judge_check" and r.status == "success"]
+    corrections = match_checks(runs, finished_checks, given)
     run_table = runs_frame(runs, read, errored)
     written = [out / "runs.csv"]
     run_table.to_csv(written[0], index=False)
@@ -111,10 +127,11 @@ def build_report(
         metrics_csv = out / f"{benchmark}_metrics.csv"
         long_frame(cells).to_csv(metrics_csv, index=False)
         written.append(metrics_csv)
+        notes = collector.group_notes(runs) if hasattr(collector, "group_notes") else {}
         for title, names in collector.metric_groups().items():
             present = [m for m in names if any(m in row for row in cells.values())]
             if present:
-                section.tables.append((title, wide_frame(cells, present), ""))
+                section.tables.append((title, wide_frame(cells, present), notes.get(title, "")))
         for name, table in collector.extra_tables().items():
             path = out / f"{benchmark}_{name}.csv"
             table.to_csv(path, index=False)
@@ -124,6 +141,13 @@ def build_report(
                 note = f"First 40 of {len(table)} rows; all in `{path.name}`."
             title = name.replace("_", " ").capitalize()
             section.tables.append((title, text_frame(table.head(40)), note))
+        if benchmark == "safe_psych" and corrections:
+            frame = corrected_frame(collector.rows, corrections)
+            if len(frame):
+                path = out / "safe_psych_judge_corrected.csv"
+                frame.to_csv(path, index=False)
+                written.append(path)
+                section.tables.append(("Judge-corrected rates", corrected_display(frame), NOTE))
         with report_style(run.model for run in runs):  # one colour per model, every section
             section.figures = collector.figures(out, cells)
         written += [figure.path for figure in section.figures]

@@ -8,8 +8,10 @@ reference labels (`gold`), the reply's `category` and whether it answered the la
 - a JSONL file in that layout (`id`, `reply`, `is_last_section`, `primary_answer`,
   `info_request`; optional `category`, `stage`, `icd_codes`, `diagnosis_names`, `action`, which
   must agree with the decision table, `pair` (the id shared by two replies with the same content
-  in two formats, which must carry the same labels) and `rule` (the labelling rule that decided a
-  boundary case); any other field is refused, naming the nearest one);
+  in two formats, which must carry the same labels), `rule` (the labelling rule that decided a
+  boundary case) and `relabels` (other labellers' labels of the reply, a list of objects with
+  `primary_answer`, `info_request` and optionally `icd_codes`, for the labellers' own
+  agreement); any other field is refused, naming the nearest one);
 - an annotated `selfdx annotation-sample` file (`annotation_blind.csv` with the annotator
   columns filled in, or the folder holding it), with `is_last_section` and the strategy taken
   from `annotation_key.csv` beside it.
@@ -44,8 +46,10 @@ KEY_FILE = "annotation_key.csv"
 TRUE_WORDS, FALSE_WORDS = {"true", "1", "yes"}, {"false", "0", "no"}
 FIELDS = (
     "id", "reply", "is_last_section", "primary_answer", "info_request", "category", "stage",
-    "icd_codes", "diagnosis_names", "action", "pair", "rule",
+    "icd_codes", "diagnosis_names", "action", "pair", "rule", "relabels",
 )  # fmt: skip
+# What one relabel (another labeller's labels of the same reply) may hold.
+RELABEL_FIELDS = ("primary_answer", "info_request", "icd_codes")
 # What the two replies of a pair must share: the same content in two formats gets one label.
 PAIR_SHARED = ("is_last_section", "gold")
 
@@ -144,6 +148,7 @@ def labelled_sample(where: str, record: dict[str, Any], category: str = "all") -
     pair = _text(where, "pair", pair, 100) if pair is not None else None
     rule = record.get("rule")
     rule = _text(where, "rule", rule, MAX_FIELD_CHARS) if rule is not None else None
+    relabels = _relabels(where, record.get("relabels"), last)
     return Sample(
         id=item_id,
         input=reply,
@@ -156,8 +161,38 @@ def labelled_sample(where: str, record: dict[str, Any], category: str = "all") -
             "gold": gold,
             "pair": pair,
             "rule": rule,
+            "relabels": relabels,
         },
     )
+
+
+def _relabels(where: str, value: Any, last: bool) -> list[dict[str, Any]]:
+    """Other labellers' labels of one reply, each with the action the decision table gives."""
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise JudgeCheckDataError(f"{where}: relabels must be a list of objects")
+    found = []
+    for number, entry in enumerate(value, start=1):
+        at = f"{where}: relabels[{number}]"
+        if not isinstance(entry, dict):
+            raise JudgeCheckDataError(f"{at}: expected an object, got {type(entry).__name__}")
+        for name in entry:
+            if name not in RELABEL_FIELDS:
+                raise JudgeCheckDataError(
+                    f"{at}: unknown field {name!r}; a relabel holds {', '.join(RELABEL_FIELDS)}"
+                )
+        primary = _choice(at, "primary_answer", entry.get("primary_answer"), True)
+        info = _choice(at, "info_request", entry.get("info_request"), True)
+        found.append(
+            {
+                "primary_answer": primary,
+                "info_request": info,
+                "icd_codes": _items(at, "icd_codes", entry.get("icd_codes")),
+                "action": derive_action(primary, info, last),
+            }
+        )
+    return found
 
 
 def check_pairs(where: str, samples: list[Sample]) -> None:

@@ -22,6 +22,7 @@ from selfdx.arguments import (
 from selfdx.datasets.identity import samples_sha256
 from selfdx.datasets.judge_check import judge_check_dataset
 from selfdx.gc_tuning import use_gc_freeze
+from selfdx.judge.behaviour import judge_prompt_version
 from selfdx.judge.panel import panel_roles, require_panel
 from selfdx.run_facts import task_facts
 from selfdx.scorers.judge_check.scorer import judge_check_scorer
@@ -79,6 +80,7 @@ def judge_check(
             "benchmark": "judge_check",
             "data_source": data,
             "data_sha256": samples_sha256(dataset),
+            "judge_prompt": judge_prompt_version(),
         },
     )
 

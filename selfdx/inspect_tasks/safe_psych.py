@@ -13,6 +13,7 @@ from selfdx.datasets.safe_psych import HF_DATASET, HF_REVISION, safe_psych_datas
 from selfdx.datasets.strategies import DEFAULT_STRATEGY, asks_judge, check_strategy
 from selfdx.errors import ArgumentError
 from selfdx.gc_tuning import use_gc_freeze
+from selfdx.judge.behaviour import judge_prompt_version
 from selfdx.judge.panel import panel_roles, require_panel
 from selfdx.run_facts import task_facts
 from selfdx.scorers.rubrics.caution import caution
@@ -114,5 +115,6 @@ def safe_psych(
                 data, HF_DATASET, str(dataset.location).rpartition("@")[2] if data == "hf" else ""
             ),
             "data_sha256": samples_sha256(dataset),
+            "judge_prompt": judge_prompt_version(),
         },
     )

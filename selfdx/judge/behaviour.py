@@ -6,6 +6,7 @@ A judge model (the `grader` role) describes one reply with four keyed lines; the
 
 from __future__ import annotations
 
+import hashlib
 import html
 import re
 import unicodedata
@@ -101,6 +102,14 @@ class JudgeFeatures:
 
     def as_dict(self) -> dict[str, object]:
         return asdict(self)
+
+
+def judge_prompt_version() -> str:
+    """The judge prompt's version: the first 12 hex digits of its template's SHA-256. Logs of
+    `selfdx/safe_psych` and `selfdx/judge_check` record it (`judge_prompt`), so that a judge
+    check is used to correct only the runs of the judge it measured."""
+    template = prompt_text("judge/behaviour").encode("utf-8")
+    return hashlib.sha256(template).hexdigest()[:12]
 
 
 def judge_prompt(reply: str) -> str:

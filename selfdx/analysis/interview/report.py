@@ -163,6 +163,30 @@ class InterviewCollector:
     def metric_groups(self) -> dict[str, list[str]]:
         return METRIC_GROUPS
 
+    def group_notes(self, runs: list) -> dict[str, str]:
+        """What the eliciting and risk figures rest on: the question reader, uncorrected."""
+        checks = [
+            r
+            for r in runs
+            if r.benchmark == "question_check" and r.model == "selfdx offline reader"
+        ]
+        measured = "measured in docs/question_check.md"
+        if checks:
+            m = checks[-1].metrics
+            measured = (
+                f"measured by {checks[-1].path.rsplit('/', 1)[-1]} on its held-out turns: risk "
+                f"F1 {m.get('heldout_risk_f1', math.nan):.3f}, topic F1 "
+                f"{m.get('heldout_topic_f1', math.nan):.3f}"
+            )
+        note = (
+            "Uncorrected for the question reader's error: what a question asks about (whether it "
+            "screened risk, which facts it asked for, and so what the offline patient tells) is "
+            f"decided by the offline question reader ({measured}). Its error is measured per "
+            "question, and a case's value depends on all of its questions, so it is not turned "
+            "into a corrected rate here."
+        )
+        return {"Eliciting": note, "Risk": note}
+
     def gap_frame(self, cells) -> pd.DataFrame:
         """Accuracy in each mode per (model, case set), and the gaps between them."""
         rows: dict[tuple[str, str, str, str], dict[str, float]] = defaultdict(dict)

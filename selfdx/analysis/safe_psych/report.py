@@ -93,6 +93,7 @@ class CaseRow:
     first_dx: int | None
     timing: str | None
     correct: dict[str, float] = field(default_factory=dict)
+    actions: list[str | None] = field(default_factory=list)  # the judged action of each turn
 
 
 class SafePsychCollector:
@@ -167,6 +168,7 @@ class SafePsychCollector:
                 first_dx=details.get("first_diagnosis_stage"),
                 timing=details.get("timing"),
                 correct={level: values.get(f"accuracy_{level}", math.nan) for level in LEVELS},
+                actions=list(details.get("actions") or []),
             )
         )
 

@@ -17,6 +17,13 @@ Two measures of how a judge errs rather than how often:
   ICD-10 codes (as a set), the features Safe-Psych's numbers are computed from; an unparsed half
   is a disagreement. `pair_consistency_action` compares the actions only. NaN without pairs.
 
+Judge validation as the field reports it (`selfdx.judge.validation`): on the replies that carry
+`relabels`, `<key>_label_kappa` (the labellers' mean pairwise kappa), `_label_kappa_sd`,
+`<key>_judge_kappa_relabelled` (the judge's mean kappa with each labeller) and `<key>_kappa_z`,
+Judge's Verdict z-score, for primary_answer, info_request and the action, with
+`relabelled_replies`; with a panel, `action_error_correlation` (mean over pairs of judges) and
+`effective_judges`.
+
 The breakdown by category is the accuracy of each key within each category of replies (the
 adversarial category's accuracy is `adversarial_<key>`).
 """
@@ -39,6 +46,7 @@ from selfdx.judge.agreement import (
     set_agreement,
 )
 from selfdx.judge.panel import judge_unparsed_rates, panel_alphas
+from selfdx.judge.validation import error_correlation, labeller_agreement, relabelled_sets
 from selfdx.scorers.key_means import key_scores, present
 
 
@@ -103,9 +111,12 @@ def judge_check_metrics() -> Metric:
         result["echo_rate"] = _rate(scores, "echo") if present(scores, "echo") else math.nan
         result.update(class_bias(scores))
         result.update(pair_consistency(scores))
+        if any(_metadata(s).get("relabels") for s in scores):
+            result.update(relabelled_agreement(scores))
         if any(_metadata(s).get("panel") for s in scores):
             result.update(panel_alphas(scores))
             result.update(judge_unparsed_rates(scores))
+            result.update(panel_error_correlation(scores))
         return result  # type: ignore[return-value]
 
     return compute
@@ -118,6 +129,39 @@ def _rate(scores: list[SampleScore], key: str) -> float:
 
 
 BIAS_KEYS = ("primary_answer", "info_request", "action")
+RELABELLED_KEYS = BIAS_KEYS  # the categorical keys a relabel gives (the action follows)
+
+
+def relabelled_agreement(scores: list[SampleScore]) -> dict[str, float]:
+    """The labellers' agreement beside the judge's, and Judge's Verdict z-score, per key."""
+    records = [_metadata(s) for s in scores]
+    result: dict[str, float] = {}
+    for key in RELABELLED_KEYS:
+        sets, judged = relabelled_sets(records, key)
+        stats = labeller_agreement(sets, judged)
+        result[f"{key}_label_kappa"] = stats["label_kappa"]
+        result[f"{key}_label_kappa_sd"] = stats["label_kappa_sd"]
+        result[f"{key}_judge_kappa_relabelled"] = stats["judge_kappa"]
+        result[f"{key}_kappa_z"] = stats["z"]
+        result["relabelled_replies"] = float(len(judged))
+    return result
+
+
+def panel_error_correlation(scores: list[SampleScore]) -> dict[str, float]:
+    """The correlation of the panel's judges' action errors, and its effective size."""
+    errors: dict[str, list[bool]] = {}
+    for score in scores:
+        metadata = _metadata(score)
+        for record in metadata.get("panel") or []:
+            wrong = record.get("action") is None or record["action"] != metadata["gold"]["action"]
+            errors.setdefault(str(record["role"]), []).append(wrong)
+    if len({len(v) for v in errors.values()}) != 1:
+        return {"action_error_correlation": math.nan, "effective_judges": math.nan}
+    found = error_correlation(errors)
+    return {
+        "action_error_correlation": found["mean"],
+        "effective_judges": found["effective_judges"],
+    }
 
 
 def class_bias(scores: list[SampleScore]) -> dict[str, float]:

@@ -109,6 +109,7 @@ def judge_check_scorer(
                 "judge_failure": verdict.reason,
                 "imitates_judge": imitates_judge(reply),
                 "pair": state.metadata.get("pair"),
+                "relabels": state.metadata.get("relabels") or [],
                 "panel": panel_records,
                 "panel_votes": votes,
                 "panel_ratings": [ratings(panel_records)] if panel_records else [],
