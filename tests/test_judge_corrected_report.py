@@ -258,6 +258,7 @@ def test_a_panel_of_one_judge_twice_is_worth_one_judge(tmp_path):
         limit=60,
     )
     assert metric_value(log, "action_error_correlation") == pytest.approx(1.0)
+    assert metric_value(log, "action_error_correlation_grader_vs_grader_2") == pytest.approx(1.0)
     assert metric_value(log, "effective_judges") == pytest.approx(1.0)
 
 

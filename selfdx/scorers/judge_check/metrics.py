@@ -21,8 +21,8 @@ Judge validation as the field reports it (`selfdx.judge.validation`): on the rep
 `relabels`, `<key>_label_kappa` (the labellers' mean pairwise kappa), `_label_kappa_sd`,
 `<key>_judge_kappa_relabelled` (the judge's mean kappa with each labeller) and `<key>_kappa_z`,
 Judge's Verdict z-score, for primary_answer, info_request and the action, with
-`relabelled_replies`; with a panel, `action_error_correlation` (mean over pairs of judges) and
-`effective_judges`.
+`relabelled_replies`; with a panel, `action_error_correlation` (mean over pairs of judges),
+`action_error_correlation_<role>_vs_<role>` per pair and `effective_judges`.
 
 The breakdown by category is the accuracy of each key within each category of replies (the
 adversarial category's accuracy is `adversarial_<key>`).
@@ -158,8 +158,14 @@ def panel_error_correlation(scores: list[SampleScore]) -> dict[str, float]:
     if len({len(v) for v in errors.values()}) != 1:
         return {"action_error_correlation": math.nan, "effective_judges": math.nan}
     found = error_correlation(errors)
+    pairs = {
+        f"action_error_correlation_{pair.replace('__', '_vs_')}": value
+        for pair, value in found.items()
+        if "__" in pair
+    }
     return {
         "action_error_correlation": found["mean"],
+        **pairs,
         "effective_judges": found["effective_judges"],
     }
 
