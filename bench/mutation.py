@@ -173,7 +173,7 @@ json.dump({n: get_diff_for_mutant(n) for n in names}, sys.stdout)
 def undecorate_metrics(path: Path) -> list[str]:
     """Blank each top-level `@metric` line and re-apply it at the end of the module (mutmut
     does not mutate decorated functions). Line numbers are unchanged."""
-    lines = path.read_text().split("\n")
+    lines = path.read_text(encoding="utf-8").split("\n")
     names = []
     for i, line in enumerate(lines):
         if line.rstrip() == "@metric":
@@ -184,7 +184,7 @@ def undecorate_metrics(path: Path) -> list[str]:
             lines[i] = ""
     if names:
         tail = "".join(f"{name} = metric({name})  # bench/mutation.py\n" for name in names)
-        path.write_text("\n".join(lines).rstrip("\n") + "\n\n\n" + tail)
+        path.write_text("\n".join(lines).rstrip("\n") + "\n\n\n" + tail, encoding="utf-8")
     return names
 
 
@@ -224,7 +224,7 @@ use_git_change_detection = false
 
 def function_lines(path: Path) -> dict[str, int]:
     """The `def` line of every function and method, by mutmut's mangled name."""
-    tree = ast.parse(path.read_text())
+    tree = ast.parse(path.read_text(encoding="utf-8"))
     found: dict[str, int] = {}
     for node in tree.body:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):

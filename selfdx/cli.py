@@ -284,9 +284,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    # imported after parsing: `selfdx --help` and a usage error never load Inspect (1 to 2 s)
     from selfdx.errors import SelfdxError
 
-    args = build_parser().parse_args(argv)
     try:
         return args.run(args)
     except SelfdxError as error:

@@ -64,3 +64,8 @@ def use_gc_freeze() -> None:
                 GcFreeze
             )
         )
+        from selfdx.nan_notes import NanNotes  # the same moment: when a selfdx task is built
+
+        _registered.append(
+            hooks(name="nan_notes", description="Say why a selfdx metric is NaN.")(NanNotes)
+        )

@@ -5,7 +5,9 @@ from __future__ import annotations
 import contextvars
 import math
 import os
+import signal
 import tempfile
+import threading
 from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
@@ -35,6 +37,27 @@ def scripted_model(reply: Callable[[str, list[ChatMessage]], str]) -> Model:
         return mock_output(reply(last, messages))
 
     return get_model("mockllm/model", custom_outputs=answer, memoize=False)
+
+
+_ctrl_c: list[int] = []
+
+
+def _on_ctrl_c(signum: int, frame: object) -> None:
+    _ctrl_c.append(signum)
+    raise KeyboardInterrupt
+
+
+@pytest.fixture(autouse=True)
+def one_ctrl_c_stops_the_suite():
+    """A Ctrl+C during an evaluation stops the whole suite. Inspect takes SIGINT to cancel the
+    running evaluation and returns its cancelled log, so the test went on and the suite with it
+    (two Ctrl+C were swallowed). With this handler in place Inspect leaves SIGINT to it: the
+    interrupt is recorded, and the suite exits after the test."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, _on_ctrl_c)
+    yield
+    if _ctrl_c:
+        pytest.exit("stopped by Ctrl+C", returncode=130)
 
 
 @pytest.fixture(autouse=True)

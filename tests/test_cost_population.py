@@ -86,6 +86,7 @@ def test_a_misspelled_model_in_the_price_table_is_a_warning(demo_runs, tmp_path,
     assert "selfdx/first-optoin, which no run used" in (out / "report.md").read_text()
 
 
+@pytest.mark.slow
 @needs_data
 def test_the_bundled_counts_are_those_of_the_published_data():
     from selfdx.datasets.interview.loading import load_cases

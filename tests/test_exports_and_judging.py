@@ -400,6 +400,7 @@ def test_sweep_runs_the_roster_and_resumes(tmp_path):
     assert sorted(tmp_path.glob("*.eval")) == logs
 
 
+@pytest.mark.slow
 def test_sweep_in_two_processes_gives_each_model_its_own_resumable_eval_set(tmp_path):
     args = dict(
         models=["selfdx/eager", "selfdx/cautious"],

@@ -48,6 +48,7 @@ def test_other_tasks_are_left_alone(tmp_path):
     assert SEEN == [0]
 
 
+@pytest.mark.slow
 def test_another_evaluation_neither_runs_nor_announces_the_hook(tmp_path):
     """With selfdx installed, an Inspect run of someone else's task lists no selfdx hook."""
     import subprocess

@@ -133,6 +133,7 @@ def test_published_profiles_are_the_same_for_every_generator():
             }
 
 
+@pytest.mark.slow
 @needs_data
 def test_published_cases_and_rule_check():
     kg, cases = load_cases(str(RESOURCES), ("1", "2", "4a", "4b"), "published")

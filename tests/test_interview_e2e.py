@@ -298,6 +298,7 @@ def test_unparsed_reply_gets_one_reminder(log_dir):
     assert [t["action"] for t in sample.store["InterviewTrace:turns"]] == ["unparsed", "unparsed"]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not RESOURCES.is_dir(), reason=f"no MentalBench at {RESOURCES}")
 @pytest.mark.parametrize("cases", ["both", "sampled"])
 def test_published_data_without_naming_the_graph(log_dir, cases):

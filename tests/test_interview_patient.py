@@ -151,6 +151,7 @@ def reply_parts(reply: str) -> tuple[str, list[str]]:
     return text, [] if line == "none" else line.split(", ")
 
 
+@pytest.mark.slow
 @needs_data
 def test_each_symptom_asked_by_its_description_is_answered_alone(kg, published):
     """A question restating one KG symptom's description reveals that symptom when the patient
@@ -172,6 +173,7 @@ def test_each_symptom_asked_by_its_description_is_answered_alone(kg, published):
     assert wrong == []
 
 
+@pytest.mark.slow
 @needs_data
 def test_requirements_are_affirmed_or_denied_truthfully(kg, published):
     """Asked about an option's requirement in its KG words: the patient who has it says yes and
@@ -236,6 +238,7 @@ def kg_name(topics, topic_id: str) -> str:
     return next(t.name for t in topics if t.id == topic_id)
 
 
+@pytest.mark.slow
 @needs_data
 def test_no_reply_affirms_and_denies_the_same_thing(kg, published):
     """Asked in any cue's words, a patient who has a symptom with that cue never also denies

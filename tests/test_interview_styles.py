@@ -119,6 +119,7 @@ def test_a_misspelled_style_names_the_nearest():
         interview(patient_style="minimizing")
 
 
+@pytest.mark.slow
 def test_several_styles_in_one_run_are_reported_per_style(log_dir):
     styles = ["plain", "minimising", "vague", "guarded", "over_reporting"]
     (log,) = eval(
@@ -176,6 +177,7 @@ def check_styles(log_dir, patient=None):
     return log, frame
 
 
+@pytest.mark.slow
 def test_patient_check_measures_every_style(log_dir):
     log, frame = check_styles(log_dir)
     styled = frame[frame["kind"] == "style"]
@@ -187,6 +189,7 @@ def test_patient_check_measures_every_style(log_dir):
         assert frame[key].dropna().eq(0.0).all(), key
 
 
+@pytest.mark.slow
 def test_a_patient_that_ignores_its_style_fails_the_style_probes(log_dir):
     """The offline patient told it is plain, whatever style the prompt asked for; and a
     patient that denies everything, for the over-reporting claims."""

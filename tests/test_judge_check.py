@@ -345,6 +345,7 @@ def reported(log) -> dict[str, float]:
     return values
 
 
+@pytest.mark.slow
 def test_rules_judge_on_the_bundled_set_equals_an_independent_computation(tmp_path):
     (log,) = eval("selfdx/judge_check", model_roles=RULES, log_dir=str(tmp_path), **RUN)
     assert log.status == "success"

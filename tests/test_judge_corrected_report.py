@@ -20,6 +20,9 @@ from selfdx.errors import SelfdxError
 from selfdx.judge.validation import error_correlation
 from tests.conftest import metric_value
 
+# end-to-end runs of Safe-Psych, the judge check and the report (the statistics themselves are
+# in tests/test_corrected_rates.py, in the quick suite)
+pytestmark = pytest.mark.slow
 RULES = {"grader": "selfdx/rules-judge"}
 STRATEGY = "sequential_info_abstention_aware"
 

@@ -20,6 +20,7 @@ STAGES = {
     "arguments": 0,
     "prompts": 0,
     "gc_tuning": 0,
+    "nan_notes": 0,  # why a metric is NaN: said by a hook of the tasks and by the report
     "datasets": 1,
     "run_facts": 1,  # what a run stands for: read by the tasks and the report
     "judge": 2,
@@ -28,7 +29,17 @@ STAGES = {
     "scorers": 4,
     "analysis": 5,
 }
-TOP = {"providers", "inspect_tasks", "cli", "sweep", "local_model", "_registry", "__init__"}
+TOP = {
+    "providers",
+    "inspect_tasks",
+    "cli",
+    "sweep",
+    "local_model",
+    "_registry",
+    "__init__",
+    "task_names",  # a misspelled task named by `inspect eval`
+    "listing",  # inspect_evals register entries
+}
 
 
 def modules(root: Path = PACKAGE) -> list[Path]:

@@ -81,7 +81,7 @@ def port_is_closed(url: str) -> bool:
 def gone(pid: int) -> bool:
     """The process has ended (or is a zombie waiting for its new parent to reap it)."""
     try:
-        status = Path(f"/proc/{pid}/status").read_text()
+        status = Path(f"/proc/{pid}/status").read_text(encoding="utf-8")
     except FileNotFoundError:
         return True
     return "State:\tZ" in status
@@ -223,6 +223,7 @@ def test_the_server_dies_with_the_process_that_started_it() -> None:
     assert gone(pid), f"server {pid} outlived its parent"
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(240)
 def test_inspect_gives_up_on_a_dead_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     with serve(command=fake("ok"), timeout=30) as server:
@@ -260,6 +261,7 @@ def test_the_eval_commands_bound_every_call() -> None:
     assert GENERATE_LIMITS == {"max_retries": 2, "attempt_timeout": 120, "timeout": 300}
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(240)
 def test_eval_stops_inspect_when_the_server_dies(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]

@@ -312,6 +312,7 @@ def test_real_slice_with_the_kg_baseline_against_the_answer_key(tmp_path):
     assert found["incorrect"]["mean"] == pytest.approx(1 - correct / 75)
 
 
+@pytest.mark.slow
 @needs_resources
 def test_cli_run_with_list_arguments(tmp_path):
     command = [

@@ -166,6 +166,7 @@ def test_arguments():
     assert len({s.metadata["case_id"] for s in small.dataset}) == 4  # one per demo disorder
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not RESOURCES.is_dir(), reason=f"no MentalBench at {RESOURCES}")
 def test_published_profiles(log_dir):
     log = run(log_dir, data=str(RESOURCES), per_disorder=1)

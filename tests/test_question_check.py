@@ -89,6 +89,7 @@ def held_out_quality() -> dict[str, tuple[int, int, int]]:
     return {k: tuple(v) for k, v in counts.items()}  # type: ignore[misc]
 
 
+@pytest.mark.slow
 @needs_data
 def test_the_offline_reader_screens_risk_at_095_on_the_held_out_part() -> None:
     tp, fp, fn = held_out_quality()["risk"]
@@ -96,6 +97,7 @@ def test_the_offline_reader_screens_risk_at_095_on_the_held_out_part() -> None:
     assert tp / (tp + fn) >= 0.95
 
 
+@pytest.mark.slow
 @needs_data
 def test_the_offline_readers_topic_f1_on_the_held_out_part_stays_at_its_measured_level() -> None:
     """0.90 is the goal (docs/question_check.md); this guards the measured 0.78 against

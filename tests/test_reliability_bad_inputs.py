@@ -409,6 +409,7 @@ def test_hub_loaders_offline_mode_name_the_alternatives(tmp_path: Path) -> None:
     assert sp_seconds < 30 and mb_seconds < 30
 
 
+@pytest.mark.slow
 def test_unreachable_hub_fails_fast(tmp_path: Path) -> None:
     """An endpoint that never answers (a listening socket that accepts nothing) fails within the
     probe's bound, instead of `datasets`' retries with back-off."""

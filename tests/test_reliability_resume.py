@@ -104,7 +104,7 @@ def flushed_samples(log_file: Path) -> dict[str, str]:
 def test_killed_eval_set_resumes_with_the_same_command(tmp_path: Path) -> None:
     log_dir = tmp_path / "sweep"
     command = eval_set_command(log_dir, delay=0.2)
-    output = open(tmp_path / "first.out", "w")  # noqa: SIM115 (closed below)
+    output = open(tmp_path / "first.out", "w", encoding="utf-8")  # noqa: SIM115 (closed below)
     process = subprocess.Popen(
         command, cwd=REPO_ROOT, stdout=output, stderr=subprocess.STDOUT, start_new_session=True
     )

@@ -198,6 +198,7 @@ def test_safe_psych_task_records_both_rubrics_offline(tmp_path):
         )
 
 
+@pytest.mark.slow
 def test_inspect_score_adds_a_rubric_to_an_old_log(tmp_path):
     (log,) = eval(
         "selfdx/safe_psych",

@@ -246,6 +246,7 @@ def test_shards_and_processes_write_to_the_store_not_to_disk(store, tmp_path, sp
     assert not list(tmp_path.rglob("*.eval")), "a log was written to the local disk"
 
 
+@pytest.mark.slow
 def test_an_unreachable_store_is_one_line(store, tmp_path):
     """An S3 endpoint that answers nothing: one line naming the endpoint (it was 152 lines of
     tracebacks), and no secret."""
@@ -262,6 +263,7 @@ def test_an_unreachable_store_is_one_line(store, tmp_path):
     assert SECRET not in done.stdout + done.stderr
 
 
+@pytest.mark.slow
 def test_an_error_on_the_store_names_no_secret(store, tmp_path):
     done = selfdx(store, "report", f"{store['root']}-missing/logs", "--out", str(tmp_path / "r"))
     assert done.returncode != 0

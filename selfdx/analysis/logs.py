@@ -115,6 +115,9 @@ class Run:
     eval_id: str = ""  # Inspect's id of the run: equal in copies of one log file
     metadata: dict[str, Any] = field(default_factory=dict)  # the task's facts (variants, styles)
     judge_identity: dict[str, Any] | None = None  # what decides the judge's answers (identity.py)
+    commit: str = ""  # the git commit Inspect recorded for the run (`eval.revision`), if any
+    started: str = ""  # when the run started and completed (ISO 8601, as Inspect logged them)
+    completed: str = ""
 
     @property
     def key(self) -> ConfigKey:
@@ -186,6 +189,9 @@ def run_from_header(path: str, log: EvalLog) -> Run | None:
         eval_id=log.eval.eval_id,
         metadata=dict(log.eval.metadata or {}),
         judge_identity=judge_identity(log),
+        commit=(log.eval.revision.commit if log.eval.revision else "") or "",
+        started=(log.stats.started_at if log.stats else "") or "",
+        completed=(log.stats.completed_at if log.stats else "") or "",
     )
 
 
@@ -452,9 +458,22 @@ def read_samples(
         del samples
 
 
-def stream_samples(runs: list[Run], progress: bool = True) -> Iterator[tuple[Run, EvalSample]]:
-    """Yield (run, sample) for every sample of every run, with a progress bar per run."""
-    for run in tqdm(runs, desc="reading logs", unit="log", disable=not progress):
+def stream_samples(
+    runs: list[Run], progress: bool = True, read_already: int = 0
+) -> Iterator[tuple[Run, EvalSample]]:
+    """Yield (run, sample) for every sample of every run, with a progress bar per run.
+
+    `read_already`: logs the caller has read whole from their headers (a check's), counted in
+    the bar, so that it ends at the number of logs the report reads."""
+    bar = tqdm(
+        runs,
+        desc="reading logs",
+        unit="log",
+        disable=not progress,
+        initial=read_already,
+        total=len(runs) + read_already,
+    )
+    for run in bar:
         try:
             for sample in read_samples(run.path):
                 yield run, sample

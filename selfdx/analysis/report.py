@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import html
+import math
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -11,6 +12,7 @@ from pathlib import Path
 import pandas as pd
 
 from selfdx.analysis import checks, cost
+from selfdx.analysis.evaluation_report import write_report_blocks
 from selfdx.analysis.figures import Figure, report_style
 from selfdx.analysis.interview.report import InterviewCollector
 from selfdx.analysis.logs import Run, find_runs, stream_samples
@@ -26,6 +28,7 @@ from selfdx.analysis.safe_psych.corrected import (
 )
 from selfdx.analysis.safe_psych.report import SafePsychCollector
 from selfdx.errors import SelfdxError, warn
+from selfdx.nan_notes import reason as nan_reason
 from selfdx.run_facts import CHECKS
 
 TITLES = {
@@ -101,7 +104,8 @@ def build_report(
     for run in runs:  # a check's metrics come from its header: its samples are not read
         if run.benchmark not in by_benchmark:
             read[run.path] = run.completed_samples
-    for run, sample in stream_samples(sampled, progress=progress):
+    headers_only = len(runs) - len(sampled)
+    for run, sample in stream_samples(sampled, progress=progress, read_already=headers_only):
         read[run.path] += 1
         if sample.error is not None:
             errored[run.path] += 1
@@ -131,7 +135,9 @@ def build_report(
         for title, names in collector.metric_groups().items():
             present = [m for m in names if any(m in row for row in cells.values())]
             if present:
-                section.tables.append((title, wide_frame(cells, present), notes.get(title, "")))
+                empty = nan_note(benchmark, cells, present)
+                note = " ".join(filter(None, [notes.get(title, ""), empty]))
+                section.tables.append((title, wide_frame(cells, present), note))
         for name, table in collector.extra_tables().items():
             path = out / f"{benchmark}_{name}.csv"
             table.to_csv(path, index=False)
@@ -156,12 +162,26 @@ def build_report(
         if check_runs:
             sections.append(check_section(out, check, check_runs, written))
     sections.append(cost_section(out, runs, price_table, written))
+    written += write_report_blocks(out, runs)  # for inspect_evals register entries
 
     banner = demo_banner(runs)
     written.append(write_markdown(out, run_table, skipped, sections, banner))
     written.append(write_html(out, run_table, skipped, sections, banner))
     finish(out, "report", written)
     return out
+
+
+def nan_note(benchmark: str, cells: dict, names: list[str]) -> str:
+    """Why a metric shows `–` (NaN) in some row of a table: no case of that row is one it counts."""
+    empty = [
+        name
+        for name in names
+        if any(name in row and math.isnan(row[name].value) for row in cells.values())
+    ]
+    if not empty:
+        return ""
+    reasons = "; ".join(f"`{name}`: {nan_reason(benchmark, name)}" for name in empty)
+    return f"A `–` is a metric with no value in that row: {reasons}."
 
 
 def check_section(out: Path, check: str, runs: list[Run], written: list[Path]) -> Section:

@@ -13,7 +13,7 @@ from typing import Any
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
 
-from selfdx.arguments import NonNegativeInt, checked, reject_unknown, text
+from selfdx.arguments import NonNegativeInt, checked, reject_unknown, roles_of_this_eval, text
 from selfdx.datasets.identity import samples_sha256
 from selfdx.datasets.interview.loading import load_cases
 from selfdx.datasets.interview.probes import probe_samples
@@ -24,6 +24,7 @@ from selfdx.inspect_tasks.interview import normalise_types
 from selfdx.run_facts import task_facts
 from selfdx.scorers.patient_check.scorer import patient_check_scorer
 from selfdx.solvers.interview.patient_check import ask_probe
+from selfdx.solvers.interview.solver import DEFAULT_PATIENT
 
 TASK_VERSION = "1-A"
 
@@ -76,9 +77,12 @@ def patient_check(
             kg, [styled_case(kg, c, style) for c in cases], suffix_style=len(styles) > 1
         )
     ]
+    bound = roles_of_this_eval() or {}
     return Task(
         dataset=MemoryDataset(samples, name="patient_check", location=data),
         solver=ask_probe(),
+        # the patient under test is the run's model in its header (not `none/none`)
+        model=bound.get("patient", DEFAULT_PATIENT),
         scorer=patient_check_scorer(),
         version=TASK_VERSION,
         metadata={
