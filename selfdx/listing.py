@@ -8,7 +8,7 @@ inspect_evals lists an evaluation kept in its own repository by a register entry
 repository and commit, optional arXiv link, tags and evaluation report.
 
     python -m selfdx.listing --repository-url https://github.com/OWNER/selfdx \
-        --commit <pushed-commit> --reports report/evaluation_reports --out register
+        --commit <commit> --reports report/evaluation_reports --out register
 """
 
 from __future__ import annotations

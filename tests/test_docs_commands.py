@@ -251,7 +251,10 @@ def test_documented_command_runs_as_written(statement: Statement, workspace) -> 
             f"reads {earlier}, written by an earlier step that needs the MentalBench data in "
             f"{SHARED / 'mentalbench'}"
         )
-    from_root = re.search(r"(^|\s)(tests|scripts|bench)/", statement.text) is not None
+    from_root = (
+        re.search(r"(^|\s)((tests|scripts|bench)/|selfdx/inspect_tasks/)", statement.text)
+        is not None
+    )
     script = "set -eo pipefail\n" + prepared(statement.text, folder)
     done = subprocess.run(
         ["bash", "-c", script],

@@ -76,6 +76,9 @@ def logs(tmp_path_factory):
     folder = tmp_path_factory.mktemp("facts")
     runs = []
     for index, (task, args, models, *_expected) in enumerate(CASES):
+        if task == "mentalbench_generate" and not KG.is_dir():
+            runs.append(None)  # case generation needs MentalKG, which is not bundled
+            continue
         (log,) = eval(
             f"selfdx/{task}",
             task_args=args,
@@ -91,6 +94,8 @@ def logs(tmp_path_factory):
 
 @pytest.mark.parametrize("index", range(len(CASES)), ids=[f"{c[0]}-{c[3]}" for c in CASES])
 def test_the_task_records_its_facts_and_the_report_reads_them(logs, index):
+    if logs[index] is None:
+        pytest.skip(f"needs MentalKG in {KG} (a clone of HoyunS/MentalBench)")
     task, _args, _models, variant, asks, changed = CASES[index]
     header = read_eval_log(logs[index], header_only=True)
     recorded = {name: header.eval.metadata[name] for name in FACTS}
@@ -108,6 +113,8 @@ def test_the_task_records_its_facts_and_the_report_reads_them(logs, index):
 def test_a_log_from_before_the_facts_reads_the_same(logs, index, tmp_path):
     """The same log without the recorded facts: the report works them out from the logged
     arguments, with the arguments the user passed standing for those changed."""
+    if logs[index] is None:
+        pytest.skip(f"needs MentalKG in {KG} (a clone of HoyunS/MentalBench)")
     header = read_eval_log(logs[index])
     for name in FACTS:
         del header.eval.metadata[name]
