@@ -211,17 +211,18 @@ TASK = re.compile(r"selfdx/(\w+)")
 SECTION_OF_TASK = {"mentalbench_generate": "Case generation"}
 
 
-def reads_unwritten(text: str, unwritten: set[str]) -> str | None:
-    """The output of a skipped step that this command reads, if any."""
+def reads_unwritten(text: str, unwritten: set[str], folder: Path) -> str | None:
+    """The output of a skipped step that this command reads, if any: the output itself, a path
+    inside it, or a folder above it that no other step made (`logs/eval-report` when the
+    skipped steps would have written `logs/eval-report/interview-$mode`)."""
     words = set(re.split(r"[\s=]+", text))
-    return next(
-        (
-            path
-            for path in sorted(unwritten)
-            if path in words or any(w.startswith(path + "/") for w in words)
-        ),
-        None,
-    )
+
+    def reads(path: str) -> bool:
+        if path in words or any(w.startswith(path + "/") for w in words):
+            return True
+        return any(path.startswith(w + "/") and not (folder / w).exists() for w in words if w)
+
+    return next((path for path in sorted(unwritten) if reads(path)), None)
 
 
 def prepared(text: str, folder: Path) -> str:
@@ -244,7 +245,7 @@ def test_documented_command_runs_as_written(statement: Statement, workspace) -> 
             unwritten.update(WRITES.findall(statement.text))
             workspace["unrun"].update(TASK.findall(statement.text))  # type: ignore[union-attr]
             pytest.skip(f"needs the MentalBench data in {SHARED / 'mentalbench'}")
-    earlier = reads_unwritten(statement.text, unwritten)
+    earlier = reads_unwritten(statement.text, unwritten, folder)
     if earlier is not None:
         unwritten.update(WRITES.findall(statement.text))
         pytest.skip(
