@@ -158,6 +158,19 @@ def test_every_task_logs_to_the_store_and_the_report_reads_it(store, task_logs, 
 
 
 @pytest.mark.slow
+def test_a_judge_check_on_the_store_corrects_the_report(store, task_logs, tmp_path):
+    """`--judge-check` takes a log or a folder on the store exactly as on disk."""
+    folder, logs = task_logs
+    check = logs["judge_check"].location
+    for given in (check, folder):
+        out = tmp_path / given.rsplit("/", 1)[-1]
+        done = selfdx(store, "report", folder, "--out", str(out), "--quiet", "--judge-check", given)
+        assert done.returncode == 0, done.stderr
+        table = (out / "safe_psych_judge_corrected.csv").read_text(encoding="utf-8")
+        assert "under_abstention" in table and check.rsplit("/", 1)[-1] in table
+
+
+@pytest.mark.slow
 def test_exports_and_judge_validation_read_from_the_store(store, task_logs, tmp_path):
     folder, logs = task_logs
     for kind in ("safe-psych", "mentalbench", "interview"):
