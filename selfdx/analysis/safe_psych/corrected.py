@@ -221,11 +221,9 @@ def corrected_frame(
 def given_checks(path: str) -> list[Run]:
     """The `selfdx/judge_check` runs at `path` (a log file or a folder of logs, local or a URL);
     anything else is refused with one line."""
-    from inspect_ai.log import read_eval_log as read_header
-
     if path.endswith((".eval", ".json")):
         try:
-            header = read_header(path, header_only=True)
+            header = read_eval_log(path, header_only=True)
         except Exception as exc:
             raise SelfdxError(f"--judge-check {path}: not a readable Inspect log ({exc})") from None
         run = run_from_header(path, header)
@@ -253,7 +251,6 @@ def match_checks(
             by_key[run.key].append(run)
     read: dict[str, JudgeCheckErrors] = {}
     result: dict[ConfigKey, tuple[JudgeCheckErrors | None, str]] = {}
-    used: set[str] = set()
     for key, key_runs in by_key.items():
         identities = {json.dumps(r.judge_identity, sort_keys=True) for r in key_runs}
         if len(identities) > 1:
@@ -267,23 +264,15 @@ def match_checks(
             result[key] = (None, f"no judge check of this judge{why}: rates uncorrected")
             continue
         best = max(matching, key=lambda c: (c in given, c.completed_samples))
-        used.add(best.path)
         if best.path not in read:
             read[best.path] = read_check(best)
         result[key] = (read[best.path], "")
+    judged = [run for key_runs in by_key.values() for run in key_runs]
     for check in given:
-        if any(
-            not judge_difference(r.judge_identity, check.judge_identity)
-            for r in runs
-            if r.benchmark == "safe_psych" and r.judge
-        ):
+        differences = [judge_difference(r.judge_identity, check.judge_identity) for r in judged]
+        if "" in differences:
             continue
-        judged = [r for r in runs if r.benchmark == "safe_psych" and r.judge]
-        why = (
-            judge_difference(judged[0].judge_identity, check.judge_identity)
-            if judged
-            else ("the report holds no judged Safe-Psych run")
-        )
+        why = differences[0] if judged else "the report holds no judged Safe-Psych run"
         raise SelfdxError(f"--judge-check {check.path}: not a check of this report's judge ({why})")
     return result
 
