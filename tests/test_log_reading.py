@@ -8,7 +8,7 @@ import pytest
 from inspect_ai import eval
 from inspect_ai.log import EvalLog, read_eval_log, read_eval_log_samples, write_eval_log
 
-from selfdx.analysis.logs import read_samples
+from selfdx.analysis.logs import header_metrics, read_samples
 
 
 @pytest.fixture(scope="module")
@@ -61,3 +61,41 @@ def test_missing_samples_are_skipped(two_epoch_log: EvalLog, tmp_path: Path, sta
     got = list(read_samples(path, batch=4))
     assert keys(got) == keys(expected)
     assert sorted(keys(got), key=str) == sorted(keys(kept), key=str)
+
+
+def test_header_metrics_keep_a_dict_scores_key_names_and_name_inspects_own_after_the_entry(
+    two_epoch_log: EvalLog,
+) -> None:
+    """An interview or MentalBench entry holds `accuracy` among its keys: it stays `accuracy`
+    (it once became the scorer's name); Inspect's per-key layout (`mean`, `stderr`) and a
+    scorer with `accuracy()` and `stderr()` are named after their entry."""
+    from inspect_ai.log import EvalMetric, EvalResults, EvalScore
+
+    def entry(name: str, **metrics: float) -> EvalScore:
+        named = {k: EvalMetric(name=k, value=v) for k, v in metrics.items()}
+        return EvalScore(name=name, scorer=name, metrics=named)
+
+    found = header_metrics(two_epoch_log)  # MentalBench: `accuracy` is the first key of its entry
+    (entry_of_accuracy,) = [e for e in two_epoch_log.results.scores if "accuracy" in e.metrics]
+    assert found["accuracy"] == entry_of_accuracy.metrics["accuracy"].value
+    assert "mentalbench_scorer" not in found and "accuracy_ci_lower" in found
+    log = two_epoch_log.model_copy(
+        update={
+            "results": EvalResults(
+                scores=[
+                    entry("interview_scorer", accuracy=0.75, accuracy_stderr=0.1, questions=7.0),
+                    entry("caution", mean=0.4, stderr=0.05),
+                    entry("exact", accuracy=0.9, stderr=0.02),
+                ]
+            )
+        }
+    )
+    assert header_metrics(log) == {
+        "accuracy": 0.75,
+        "accuracy_stderr": 0.1,
+        "questions": 7.0,
+        "caution": 0.4,
+        "caution_stderr": 0.05,
+        "exact": 0.9,
+        "exact_stderr": 0.02,
+    }

@@ -196,16 +196,20 @@ def run_from_header(path: str, log: EvalLog) -> Run | None:
 
 
 def header_metrics(log: EvalLog) -> dict[str, float]:
-    """The run's metrics as Inspect computed them, by name: `<key>` and `<key>_stderr` of a
-    dict-valued score (one results entry, see `scorers.key_means`), `<entry>` and
-    `<entry>_stderr` of Inspect's per-key layout (an entry with `mean` and `stderr`)."""
+    """The run's metrics as Inspect computed them, by name: `<key>`, `<key>_stderr` (and the
+    rest) of a dict-valued score, verbatim (one results entry, see `scorers.key_means`);
+    `<entry>` and `<entry>_stderr` of Inspect's per-key layout or of a scorer with Inspect's
+    own metrics (an entry with `mean` or `accuracy`, and `stderr`)."""
     found: dict[str, float] = {}
     for entry in log.results.scores if log.results else []:
+        bases = {name: name.rsplit("/", 1)[-1] for name in entry.metrics}
+        # key_means names every line after its key; Inspect's own metrics are bare names
+        verbatim = any(base.endswith("_stderr") for base in bases.values())
         for name, metric in entry.metrics.items():
-            base = name.rsplit("/", 1)[-1]
-            if base in ("mean", "accuracy"):
+            base = bases[name]
+            if not verbatim and base in ("mean", "accuracy"):
                 base = entry.name
-            elif base in ("stderr", "std"):
+            elif not verbatim and base in ("stderr", "std"):
                 base = f"{entry.name}_{base}"
             found[base] = float(metric.value) if metric.value is not None else math.nan
     return found
