@@ -187,9 +187,13 @@ def test_metric_layout_follows_the_types_run():
         make_score(score_values(fs("B"), fs("AB"), 3), "s2", "g2"),
     ]
     assert list(means(scores)) == [
+        "accuracy",
+        "accuracy_stderr",
+        "accuracy_ci_lower",  # the headline's 95% interval (tests/test_log_intervals.py)
+        "accuracy_ci_upper",
+    ] + [
         f"{key}{suffix}"
         for key in (
-            "accuracy",
             "type1",
             "type3",
             "over_diagnosis",

@@ -121,7 +121,8 @@ def test_table_values_equal_inspect_metrics(sweep_logs, report):
             (table.model == log.eval.model) & (table.variant == log.eval.task_args["strategy"])
         ]
         (entry,) = [e for e in log.results.scores if e.name == "safe_psych_scorer"]
-        names = [n for n in entry.metrics if not n.endswith(("_stderr", "_count"))]
+        companions = ("_stderr", "_count", "_ci_lower", "_ci_upper")  # of a metric's row
+        names = [n for n in entry.metrics if not n.endswith(companions)]
         assert "under_abstention" in names and "accuracy_code" in names
         if "sequential" in log.eval.task_args["strategy"]:
             assert "on_time" in names
@@ -169,7 +170,12 @@ def test_markdown_html_and_figures(report):
     images = re.findall(r'src="data:image/png;base64,([^"]+)"', page)
     assert len(images) == len(figures)
     assert all(base64.b64decode(data)[:4] == b"\x89PNG" for data in images)
-    assert "http://" not in page and "https://" not in page  # opens from disk, no server
+    # opens from disk, no server: the only addresses are links to the logs in `inspect view`
+    addresses = re.findall(r'(<a href="|[a-z]+="|url\(|)(https?://[^"\s)]+)', page)
+    assert addresses and all(
+        tag == '<a href="' and url.startswith("http://127.0.0.1:7575/#/logs/")
+        for tag, url in addresses
+    ), [a for a in addresses if a[0] != '<a href="'][:3]
     assert "[" in page  # intervals are shown
 
 

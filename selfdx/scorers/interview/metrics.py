@@ -41,6 +41,8 @@ KEYS: tuple[tuple[str, str], ...] = (
 SCORE_KEYS: tuple[str, ...] = tuple(key for key, _ in KEYS)
 # Counts per case (0 and up), not rates: their intervals are not cut to [0, 1].
 COUNT_KEYS: tuple[str, ...] = ("questions", "patient_leaks", "patient_volunteered", "false_claims")
+# The headline rates the log also gives a 95% interval (Inspect's bootstrap `ci()`, by seed).
+INTERVAL_KEYS: tuple[str, ...] = ("accuracy", "criteria_call", "fact_recall", "critical_recall")
 
 
 # What the breakdown by patient style reports for each style.
@@ -111,7 +113,12 @@ def type3_micro() -> Metric:
 
 
 def interview_metrics() -> list[Metric]:
-    """Every score key's mean and seed-clustered stderr, in one results entry; with several
+    """Every score key's mean and seed-clustered stderr, in one results entry (with a 95%
+    bootstrap interval of seed profiles for `INTERVAL_KEYS`); with several
     patient styles, a second metric breaks the main keys down by style; with Type 3 cases, a
     third gives their micro precision, recall and F1."""
-    return [key_means(SCORE_KEYS, cluster=CLUSTER_KEY), by_patient_style(), type3_micro()]
+    return [
+        key_means(SCORE_KEYS, cluster=CLUSTER_KEY, intervals=INTERVAL_KEYS),
+        by_patient_style(),
+        type3_micro(),
+    ]

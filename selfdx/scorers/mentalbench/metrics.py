@@ -90,8 +90,9 @@ def mentalbench_metrics(types: Iterable[int] = (1, 2, 3, 4)) -> list[Metric]:
 
     `accuracy` (micro over all items), `type1`..`type4` (only the types run), the error shares
     `over_diagnosis`, `under_diagnosis`, `incorrect`, `unparsed`, each with `<key>_stderr`
-    clustered by seed profile; then micro `precision`, `recall` and `f1` over letters. The
+    clustered by seed profile, and `accuracy_ci_lower` and `accuracy_ci_upper` (a bootstrap
+    of seed profiles); then micro `precision`, `recall` and `f1` over letters. The
     per-disorder and per-pair accuracies are in every sample's metadata and in `selfdx report`.
     """
     keys = ["accuracy", *(f"type{t}" for t in sorted(set(types))), *ERROR_KEYS]
-    return [key_means(keys, cluster=CLUSTER_KEY), letter_overlap()]
+    return [key_means(keys, cluster=CLUSTER_KEY, intervals=("accuracy",)), letter_overlap()]

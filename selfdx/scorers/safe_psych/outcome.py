@@ -75,6 +75,8 @@ BEHAVIOUR_KEYS = (
 ACCURACY_KEYS = tuple(f"accuracy_{level}" for level in LEVELS)
 TIMING_ACCURACY_KEYS = tuple(key for key in SEQUENTIAL_KEYS if key.startswith("accuracy_"))
 HEADLINE_KEYS = BEHAVIOUR_KEYS + ACCURACY_KEYS
+# The paper's headline rates, which the log also gives a 95% interval (Inspect's `ci()`).
+INTERVAL_KEYS = ("under_abstention", "over_abstention", "premature", *ACCURACY_KEYS)
 NAN = math.nan
 # The solver records why a trajectory ended; no record means it never got there.
 CUT_SHORT = "trajectory cut short (a sample error or limit)"

@@ -14,6 +14,7 @@ from selfdx.scorers.key_means import key_means
 from selfdx.scorers.safe_psych.outcome import (
     COUNT_KEYS,
     HEADLINE_KEYS,
+    INTERVAL_KEYS,
     NAN,
     case_outcome,
     metric_keys,
@@ -23,10 +24,11 @@ from selfdx.solvers.safe_psych.trace import SafePsychTrace, Turn
 
 def safe_psych_metrics(extra: tuple[str, ...] = ()) -> list[Metric]:
     """One results entry: `<key>` and `<key>_stderr` for the headline keys (those the run's
-    strategy has) and `extra`, plus the counts `excluded_count`, `judge_echo_count` (cases
-    excluded because the judge echoed the reply) and `judge_format_reply_count` (cases with a
-    reply in the judge's answer format)."""
-    return [key_means([*HEADLINE_KEYS, *extra], counts=COUNT_KEYS)]
+    strategy has) and `extra`; `<key>_ci_lower` and `<key>_ci_upper` for the paper's headline
+    rates; and the counts `excluded_count`, `judge_echo_count` (cases excluded because the
+    judge echoed the reply) and `judge_format_reply_count` (cases with a reply in the judge's
+    answer format)."""
+    return [key_means([*HEADLINE_KEYS, *extra], counts=COUNT_KEYS, intervals=INTERVAL_KEYS)]
 
 
 def _describe(turns: list[Turn], stop_reason: str, gold_labels: list[str]) -> str:
