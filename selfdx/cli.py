@@ -66,6 +66,7 @@ def folder_logs(paths: list[str]) -> tuple[list[str], list[str]]:
 
 def cmd_report(args: argparse.Namespace) -> int:
     from selfdx.analysis.report import build_report
+    from selfdx.analysis.viewer_links import DEFAULT_VIEW_URL
 
     out = build_report(
         args.log_dir,
@@ -73,6 +74,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         progress=not args.quiet,
         prices=args.prices,
         judge_checks=args.judge_check,
+        view_url=args.view_url or DEFAULT_VIEW_URL,
     )
     print(f"report written to {out / 'report.md'} and {out / 'report.html'}")
     return 0
@@ -218,6 +220,13 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="LOG",
         help="a selfdx/judge_check log (or folder) of the Safe-Psych judge: its measured error "
         "corrects the judged rates (repeatable; checks among LOG_DIR's logs are used too)",
+    )
+    report.add_argument(
+        "--view-url",
+        metavar="URL",
+        help="where `inspect view` shows LOG_DIR, for the links from every table row to its "
+        "logs (default: http://127.0.0.1:7575/, what `inspect view --log-dir LOG_DIR` serves; "
+        "give the address of a published `inspect view bundle` to link there)",
     )
     report.set_defaults(run=cmd_report)
 

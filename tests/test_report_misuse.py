@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import shutil
 import subprocess
 import sys
@@ -295,6 +296,9 @@ class Tables(HTMLParser):
             self.cell.append(data)
 
 
+LINK = re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)")  # a Markdown link: [text](address)
+
+
 def markdown_tables(text: str) -> list[list[list[str]]]:
     tables, current = [], None
     for line in text.splitlines():
@@ -303,7 +307,9 @@ def markdown_tables(text: str) -> list[list[list[str]]]:
                 current = []
                 tables.append(current)
             if not line.startswith("|---"):
-                current.append([cell.strip() for cell in line.strip("|").split(" | ")])
+                # a link's text is what the page shows (its address is checked apart)
+                cells = [LINK.sub(r"\1", cell.strip()) for cell in line.strip("|").split(" | ")]
+                current.append(cells)
         else:
             current = None
     return tables
@@ -316,6 +322,10 @@ def test_html_carries_the_markdown_tables(mixed):
     md = markdown_tables((out / "report.md").read_text())
     assert len(md) >= 6  # runs, three Safe-Psych and three MentalBench tables at least
     assert parser.tables == md
+    page = (out / "report.html").read_text()
+    rows = [line for line in (out / "report.md").read_text().splitlines() if line.startswith("|")]
+    addresses = [url for row in rows for _, url in LINK.findall(row)]
+    assert addresses and re.findall(r'<a href="([^"]+)">', page) == addresses
     assert all(parser.wrapped)  # each table scrolls inside its box instead of the page
     assert ".scroll{overflow-x:auto" in (out / "report.html").read_text()
 

@@ -150,6 +150,12 @@ def test_every_task_logs_to_the_store_and_the_report_reads_it(store, task_logs, 
     for title in ("Safe-Psych", "MentalBench", "Interview", "Judge check", "Patient check"):
         assert f"\n## {title}\n" in text
     assert "\n## What the runs cost\n" in text
+    # each run links to `inspect view --log-dir <folder>`: its path under the folder
+    runs = pd.read_csv(tmp_path / "report" / "runs.csv")
+    for log in logs.values():
+        name = log.location.removeprefix(folder + "/")
+        row = runs[runs.log == name.rsplit("/", 1)[-1]]
+        assert row.log_viewer.tolist() == [f"http://127.0.0.1:7575/#/logs/{name}"], row
     for path in (tmp_path / "report").rglob("*"):
         if path.is_file() and path.suffix in (".md", ".html", ".csv"):
             assert SECRET not in path.read_text(encoding="utf-8"), path

@@ -13,6 +13,7 @@ import math
 import pandas as pd
 
 from selfdx.analysis.logs import Run
+from selfdx.analysis.viewer_links import link
 from selfdx.run_facts import CHECKED_ROLE
 
 WHAT = {
@@ -80,8 +81,11 @@ def metric_text(value: float, stderr: float) -> str:
     return text if math.isnan(stderr) else f"{text} ± {stderr:.3f}"
 
 
-def wide_metrics(long: pd.DataFrame, runs: list[Run]) -> pd.DataFrame:
-    """Rows: metrics in the task's order; columns: runs (`run_label`)."""
+def wide_metrics(
+    long: pd.DataFrame, runs: list[Run], urls: dict[str, str] | None = None
+) -> pd.DataFrame:
+    """Rows: metrics in the task's order; columns: runs (`run_label`); given `urls`, a first
+    row `view` links each run to its log in `inspect view`."""
     labels = {
         run.path.removeprefix("file://").rsplit("/", 1)[-1]: run_label(run, runs) for run in runs
     }
@@ -90,7 +94,8 @@ def wide_metrics(long: pd.DataFrame, runs: list[Run]) -> pd.DataFrame:
     for row in long.itertuples(index=False):
         table[row.metric][labels[row.log]] = metric_text(row.value, row.stderr)
     columns = list(dict.fromkeys(labels.values()))
-    return pd.DataFrame(
-        [{"metric": name, **{c: table[name].get(c, "–") for c in columns}} for name in names],
-        columns=["metric", *columns],
-    )
+    rows = [{"metric": name, **{c: table[name].get(c, "–") for c in columns}} for name in names]
+    if urls is not None:
+        view = {run_label(run, runs): link("log", urls.get(run.path)) for run in runs}
+        rows.insert(0, {"metric": "view", **{c: view.get(c, "–") for c in columns}})
+    return pd.DataFrame(rows, columns=["metric", *columns])

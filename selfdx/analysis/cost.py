@@ -159,8 +159,11 @@ def published_population(run: Run) -> tuple[float, str]:
     return PUBLISHED[run.benchmark]
 
 
-def usage_frame(runs: list[Run], prices: dict[str, ModelCost]) -> pd.DataFrame:
-    """One row per run and role: tokens, tokens per case, dollars (CSV `cost_by_run.csv`).
+def usage_frame(
+    runs: list[Run], prices: dict[str, ModelCost], urls: dict[str, str] | None = None
+) -> pd.DataFrame:
+    """One row per run and role: tokens, tokens per case, dollars (CSV `cost_by_run.csv`);
+    given `urls`, each log's address in `inspect view` (`log_viewer`).
 
     A case is a sample of one epoch: `samples` counts the samples scored, every epoch apart.
     """
@@ -194,6 +197,7 @@ def usage_frame(runs: list[Run], prices: dict[str, ModelCost]) -> pd.DataFrame:
                     "price": source,
                     "published_cases": basis[0],
                     "projected_over": over,
+                    **({} if urls is None else {"log_viewer": urls.get(run.path, "")}),
                 }
             )
     return pd.DataFrame(rows)
@@ -226,9 +230,17 @@ def projection_frame(usage: pd.DataFrame) -> pd.DataFrame:
                 "projected_input_tokens": input_per_case * cases,
                 "projected_output_tokens": output_per_case * cases,
                 "projected_cost": cost_per_case * cases,
+                **_addresses(group),
             }
         )
     return pd.DataFrame(rows)
+
+
+def _addresses(group: pd.DataFrame) -> dict[str, str]:
+    """The group's logs in `inspect view` (`log_viewer`, a space between), where known."""
+    if "log_viewer" not in group:
+        return {}
+    return {"log_viewer": " ".join(dict.fromkeys(u for u in group["log_viewer"] if u))}
 
 
 def price_problems(usage: pd.DataFrame, prices: dict[str, ModelCost]) -> list[str]:
@@ -256,13 +268,16 @@ def total_by_model(usage: pd.DataFrame) -> pd.DataFrame:
     """The spend of these runs by model and data, over every role the model played."""
     if usage.empty:
         return usage
-    frame = usage.groupby(["model", "dataset"], sort=True).agg(
+    grouped = usage.groupby(["model", "dataset"], sort=True)
+    frame = grouped.agg(
         runs=("log", "nunique"),
         input_tokens=("input_tokens", "sum"),
         output_tokens=("output_tokens", "sum"),
         cost=("cost", lambda c: c.sum(min_count=1)),
-    )
-    return frame.reset_index()
+    ).reset_index()
+    if "log_viewer" in usage:
+        frame["log_viewer"] = [_addresses(group)["log_viewer"] for _, group in grouped]
+    return frame
 
 
 SHOWN_USAGE = [

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -18,6 +18,7 @@ from selfdx.analysis.statistics import (
     ratio_bootstrap_interval,
     t_interval,
 )
+from selfdx.analysis.viewer_links import links, local_path
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,7 @@ class Cell:
     runs: int = 1
     seed_clipped: bool = False  # the t interval reached past the metric's range and was cut
     bounds: tuple[float, float] = RATE_RANGE  # the metric's range
+    logs: tuple[str, ...] = ()  # the runs (log paths) the cell pools
 
 
 def seed_cell(
@@ -72,6 +74,7 @@ class MetricAccumulator:
             defaultdict(lambda: defaultdict(lambda: defaultdict(list)))
         )
         self.order: dict[ConfigKey, list[str]] = {}
+        self.logs: dict[ConfigKey, dict[str, None]] = defaultdict(dict)  # in order of reading
         # ratio metrics: key -> metric -> case -> [numerator, denominator]; and per run
         self.ratios: dict[ConfigKey, dict[str, dict[object, list[float]]]] = defaultdict(
             lambda: defaultdict(lambda: defaultdict(lambda: [0.0, 0.0]))
@@ -81,7 +84,9 @@ class MetricAccumulator:
         )
 
     def _key(self, run: Run, group: str | None) -> ConfigKey:
-        return run.key.grouped(group)
+        key = run.key.grouped(group)
+        self.logs[key][run.path] = None
+        return key
 
     def add_ratio(
         self,
@@ -131,7 +136,8 @@ class MetricAccumulator:
                     for pairs in self.by_run[key][metric].values()
                 ]
                 bounds = self.ranges.get(metric, RATE_RANGE)
-                table[key][metric] = seed_cell(value, low, high, len(means), per_run, bounds)
+                cell = seed_cell(value, low, high, len(means), per_run, bounds)
+                table[key][metric] = replace(cell, logs=tuple(self.logs[key]))
         return table
 
     def _ratio_cell(self, key: ConfigKey, metric: str) -> Cell:
@@ -141,14 +147,22 @@ class MetricAccumulator:
         value = float(numerators.sum() / total) if total else math.nan
         low, high = ratio_bootstrap_interval(numerators, denominators)
         per_run = [n / d if d else math.nan for n, d in self.ratio_runs[key][metric].values()]
-        return seed_cell(value, low, high, len(pairs), per_run)
+        cell = seed_cell(value, low, high, len(pairs), per_run)
+        return replace(cell, logs=tuple(self.logs[key]))
 
 
-def long_frame(cells: dict[ConfigKey, dict[str, Cell]]) -> pd.DataFrame:
-    """One row per configuration and metric (the CSV layout)."""
+def long_frame(
+    cells: dict[ConfigKey, dict[str, Cell]], urls: dict[str, str] | None = None
+) -> pd.DataFrame:
+    """One row per configuration and metric (the CSV layout), with the logs it pools (file
+    names, `; ` between) and, given `urls`, their addresses in `inspect view` (a space
+    between)."""
     rows = []
     for key, metrics in cells.items():
         for metric, cell in metrics.items():
+            where = {"logs": "; ".join(local_path(p).rsplit("/", 1)[-1] for p in cell.logs)}
+            if urls is not None:
+                where["log_viewer"] = " ".join(urls[p] for p in cell.logs if p in urls)
             rows.append(
                 {
                     "benchmark": key.benchmark,
@@ -163,6 +177,7 @@ def long_frame(cells: dict[ConfigKey, dict[str, Cell]]) -> pd.DataFrame:
                     "seed_ci_low": cell.seed_low,
                     "seed_ci_high": cell.seed_high,
                     "seed_ci_clipped": cell.seed_clipped,
+                    **where,
                 }
             )
     return pd.DataFrame(rows)
@@ -182,14 +197,24 @@ def format_cell(cell: Cell) -> str:
     return text
 
 
-def wide_frame(cells: dict[ConfigKey, dict[str, Cell]], metrics: list[str]) -> pd.DataFrame:
-    """One row per configuration, one column per metric, cells as text (Markdown and HTML)."""
+def wide_frame(
+    cells: dict[ConfigKey, dict[str, Cell]],
+    metrics: list[str],
+    urls: dict[str, str] | None = None,
+) -> pd.DataFrame:
+    """One row per configuration, one column per metric, cells as text (Markdown and HTML);
+    given `urls`, a `view` column links each row to its logs in `inspect view`."""
     rows = []
     for key, row in cells.items():
         runs = max((cell.runs for cell in row.values()), default=0)
         values = {m: format_cell(row[m]) if m in row else "–" for m in metrics}
-        rows.append({**key.columns(), "judge": key.judge or "–", "runs": str(runs), **values})
-    return pd.DataFrame(rows, columns=[*KEY_COLUMNS, "runs", *metrics])
+        shown = {**key.columns(), "judge": key.judge or "–", "runs": str(runs)}
+        if urls is not None:
+            logs = [path for cell in row.values() for path in cell.logs]
+            shown["view"] = links(urls[p] for p in logs if p in urls) or "–"
+        rows.append({**shown, **values})
+    view = ["view"] if urls is not None else []
+    return pd.DataFrame(rows, columns=[*KEY_COLUMNS, "runs", *view, *metrics])
 
 
 def wide_markdown(cells: dict[ConfigKey, dict[str, Cell]], metrics: list[str]) -> str:

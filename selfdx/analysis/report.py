@@ -15,7 +15,7 @@ from selfdx.analysis import checks, cost
 from selfdx.analysis.evaluation_report import write_report_blocks
 from selfdx.analysis.figures import Figure, report_style
 from selfdx.analysis.interview.report import InterviewCollector
-from selfdx.analysis.logs import Run, find_runs, stream_samples
+from selfdx.analysis.logs import ConfigKey, Run, find_runs, stream_samples
 from selfdx.analysis.mentalbench.report import MentalBenchCollector
 from selfdx.analysis.metric_table import frame_markdown, long_frame, text_frame, wide_frame
 from selfdx.analysis.outputs import finish, previous_files
@@ -27,6 +27,7 @@ from selfdx.analysis.safe_psych.corrected import (
     match_checks,
 )
 from selfdx.analysis.safe_psych.report import SafePsychCollector
+from selfdx.analysis.viewer_links import DEFAULT_VIEW_URL, LINK, link, links, viewer_urls
 from selfdx.errors import SelfdxError, warn
 from selfdx.nan_notes import reason as nan_reason
 from selfdx.run_facts import CHECKS
@@ -69,12 +70,15 @@ def build_report(
     progress: bool = True,
     prices: str | None = None,
     judge_checks: list[str] | None = None,
+    view_url: str = DEFAULT_VIEW_URL,
 ) -> Path:
     """Read every selfdx run under `log_dir` and write the report into `out_dir`.
 
     `prices`: a price table for the cost section (see `selfdx.analysis.cost.load_prices`).
     `judge_checks`: `selfdx/judge_check` logs (files or folders) of the Safe-Psych judge, to
     correct the judged rates with (checks among the logs themselves are used where they match).
+    `view_url`: where `inspect view` shows `log_dir`; every table row links to its logs there
+    (`selfdx.analysis.viewer_links`).
 
     Raises SelfdxError when `log_dir` is missing, holds no logs or no finished selfdx run. A log
     that cannot be read is left out with a warning. Files of an earlier report in `out_dir`
@@ -112,9 +116,10 @@ def build_report(
         collector = by_benchmark.get(run.benchmark)
         if collector is not None:
             collector.add(run, sample)
+    urls = viewer_urls(str(log_dir), [run.path for run in runs], view_url)
     finished_checks = [r for r in runs if r.benchmark == "judge_check" and r.status == "success"]
     corrections = match_checks(runs, finished_checks, given)
-    run_table = runs_frame(runs, read, errored)
+    run_table = runs_frame(runs, read, errored, urls)
     written = [out / "runs.csv"]
     run_table.to_csv(written[0], index=False)
 
@@ -129,7 +134,7 @@ def build_report(
             section.note = "No scored samples in these runs (see the Runs table)."
             continue
         metrics_csv = out / f"{benchmark}_metrics.csv"
-        long_frame(cells).to_csv(metrics_csv, index=False)
+        long_frame(cells, urls).to_csv(metrics_csv, index=False)
         written.append(metrics_csv)
         notes = collector.group_notes(runs) if hasattr(collector, "group_notes") else {}
         for title, names in collector.metric_groups().items():
@@ -137,31 +142,36 @@ def build_report(
             if present:
                 empty = nan_note(benchmark, cells, present)
                 note = " ".join(filter(None, [notes.get(title, ""), empty]))
-                section.tables.append((title, wide_frame(cells, present), note))
+                section.tables.append((title, wide_frame(cells, present, urls), note))
+        logs = collector.metrics.logs
         for name, table in collector.extra_tables().items():
             path = out / f"{benchmark}_{name}.csv"
+            table = with_links(table, benchmark, logs, urls)
             table.to_csv(path, index=False)
             written.append(path)
             note = ""
             if len(table) > 40:
                 note = f"First 40 of {len(table)} rows; all in `{path.name}`."
             title = name.replace("_", " ").capitalize()
-            section.tables.append((title, text_frame(table.head(40)), note))
+            section.tables.append((title, text_frame(shown_links(table.head(40))), note))
         if benchmark == "safe_psych" and corrections:
             frame = corrected_frame(collector.rows, corrections)
             if len(frame):
                 path = out / "safe_psych_judge_corrected.csv"
+                frame = with_links(frame, benchmark, logs, urls)
                 frame.to_csv(path, index=False)
                 written.append(path)
-                section.tables.append(("Judge-corrected rates", corrected_display(frame), NOTE))
+                shown = corrected_display(frame.drop(columns="log_viewer"))
+                shown.insert(4, "view", [links(u.split()) for u in frame["log_viewer"]])
+                section.tables.append(("Judge-corrected rates", shown, NOTE))
         with report_style(run.model for run in runs):  # one colour per model, every section
             section.figures = collector.figures(out, cells)
         written += [figure.path for figure in section.figures]
     for check in CHECKS:
         check_runs = [run for run in runs if run.benchmark == check]
         if check_runs:
-            sections.append(check_section(out, check, check_runs, written))
-    sections.append(cost_section(out, runs, price_table, written))
+            sections.append(check_section(out, check, check_runs, written, urls))
+    sections.append(cost_section(out, runs, price_table, written, urls))
     written += write_report_blocks(out, runs)  # for inspect_evals register entries
 
     banner = demo_banner(runs)
@@ -169,6 +179,50 @@ def build_report(
     written.append(write_html(out, run_table, skipped, sections, banner))
     finish(out, "report", written)
     return out
+
+
+def row_logs(row: pd.Series, benchmark: str, logs: dict[ConfigKey, dict[str, None]]) -> list:
+    """The logs behind one row of a table keyed by model, variant (or strategy, or the
+    interview's `cases` over its modes), judge and dataset."""
+    found: dict[str, None] = {}
+    for key, paths in logs.items():
+        same = key.benchmark == benchmark and key.model == row.get("model")
+        same = same and key.dataset == row.get("dataset")
+        if "judge" in row:
+            same = same and key.judge == (row["judge"] if isinstance(row["judge"], str) else "")
+        variant = row.get("variant", row.get("strategy"))
+        if variant is not None:
+            same = same and key.variant == variant
+        elif "cases" in row:  # one row over the modes: `<mode>, <cases>`
+            same = same and " · " not in key.variant and key.variant.endswith(f", {row['cases']}")
+        if same:
+            found.update(paths)
+    return list(found)
+
+
+def with_links(
+    table: pd.DataFrame, benchmark: str, logs: dict, urls: dict[str, str]
+) -> pd.DataFrame:
+    """`table` with a `log_viewer` column: each row's logs in `inspect view` (a space between),
+    where its columns name a configuration."""
+    if table.empty or "model" not in table or "dataset" not in table:
+        return table
+    table = table.copy()
+    table["log_viewer"] = [
+        " ".join(urls[p] for p in row_logs(row, benchmark, logs) if p in urls)
+        for _, row in table.iterrows()
+    ]
+    return table
+
+
+def shown_links(table: pd.DataFrame) -> pd.DataFrame:
+    """A table as shown: its `log_viewer` addresses as a `view` column of links."""
+    if "log_viewer" not in table:
+        return table
+    shown = table.drop(columns="log_viewer")
+    place = list(shown.columns).index("dataset") + 1
+    shown.insert(place, "view", [links(u.split()) or "–" for u in table["log_viewer"]])
+    return shown
 
 
 def nan_note(benchmark: str, cells: dict, names: list[str]) -> str:
@@ -184,8 +238,11 @@ def nan_note(benchmark: str, cells: dict, names: list[str]) -> str:
     return f"A `–` is a metric with no value in that row: {reasons}."
 
 
-def check_section(out: Path, check: str, runs: list[Run], written: list[Path]) -> Section:
-    """A check's metrics as its task computed them, a column per run (`analysis.checks`)."""
+def check_section(
+    out: Path, check: str, runs: list[Run], written: list[Path], urls: dict[str, str]
+) -> Section:
+    """A check's metrics as its task computed them, a column per run (`analysis.checks`),
+    under a first row that links each run to its log in `inspect view`."""
     section = Section(check, note=checks.WHAT[check])
     long = checks.long_metrics(check, runs)
     if long.empty:
@@ -195,7 +252,7 @@ def check_section(out: Path, check: str, runs: list[Run], written: list[Path]) -
     long.to_csv(path, index=False)
     written.append(path)
     section.tables.append(
-        ("Results", checks.wide_metrics(long, runs), f"All values: `{path.name}`.")
+        ("Results", checks.wide_metrics(long, runs, urls), f"All values: `{path.name}`.")
     )
     return section
 
@@ -210,11 +267,13 @@ COST_NOTE = (
 )
 
 
-def cost_section(out: Path, runs: list[Run], prices: dict, written: list[Path]) -> Section:
+def cost_section(
+    out: Path, runs: list[Run], prices: dict, written: list[Path], urls: dict[str, str]
+) -> Section:
     """Tokens and dollars by run and role, the spend by model, and the projected cost of each
     configuration on its whole published benchmark (`selfdx.analysis.cost`)."""
     section = Section("cost", note=COST_NOTE)
-    usage = cost.usage_frame(runs, prices)
+    usage = cost.usage_frame(runs, prices, urls)
     if usage.empty:
         section.note += " These runs recorded no token usage."
         return section
@@ -227,20 +286,23 @@ def cost_section(out: Path, runs: list[Run], prices: dict, written: list[Path]) 
         frame.to_csv(path, index=False)
         written.append(path)
     section.tables += [
-        ("Tokens and cost by run", text_frame(cost.shown(usage, cost.SHOWN_USAGE)), ""),
+        ("Tokens and cost by run", text_frame(linked_logs(usage, cost.SHOWN_USAGE)), ""),
         (
             "Spend by model",
             text_frame(
-                cost.shown(
-                    cost.total_by_model(usage),
-                    ["model", "dataset", "runs", "input_tokens", "output_tokens", "cost"],
+                shown_links(
+                    cost.shown(
+                        cost.total_by_model(usage),
+                        ["model", "dataset", "runs", "input_tokens", "output_tokens", "cost"]
+                        + ["log_viewer"],
+                    )
                 )
             ),
             "",
         ),
         (
             "Projected cost of the whole published benchmark",
-            text_frame(cost.shown(projection, cost.SHOWN_PROJECTION)),
+            text_frame(shown_links(cost.shown(projection, [*cost.SHOWN_PROJECTION, "log_viewer"]))),
             "All columns: `cost_by_run.csv`, `cost_projection.csv`.",
         ),
     ]
@@ -260,9 +322,18 @@ def demo_banner(runs: list[Run]) -> str:
     )
 
 
-def runs_frame(runs: list[Run], read: Counter, errored: Counter) -> pd.DataFrame:
-    """One row per log: what it ran, on which data, and how many of its samples the metrics
-    cover."""
+def linked_logs(usage: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
+    """The cost table as shown, each log's name a link to it in `inspect view`."""
+    table = cost.shown(usage, columns)
+    table["log"] = [link(n, u) for n, u in zip(usage["log"], usage["log_viewer"], strict=True)]
+    return table
+
+
+def runs_frame(
+    runs: list[Run], read: Counter, errored: Counter, urls: dict[str, str]
+) -> pd.DataFrame:
+    """One row per log: what it ran, on which data, how many of its samples the metrics
+    cover, and its address in `inspect view`."""
     rows = []
     for run in runs:
         scored = read[run.path] - errored[run.path]
@@ -282,6 +353,7 @@ def runs_frame(runs: list[Run], read: Counter, errored: Counter) -> pd.DataFrame
                 "samples_scored": scored,
                 "samples_errored": errored[run.path],
                 "complete": scored >= run.total_samples,
+                "log_viewer": urls.get(run.path, ""),
             }
         )
     frame = pd.DataFrame(rows)
@@ -311,7 +383,12 @@ INTRO = (
 
 
 def _runs_shown(run_table: pd.DataFrame) -> pd.DataFrame:
-    return text_frame(run_table)
+    """The runs table as shown: each log's name a link to it in `inspect view`."""
+    table = run_table.drop(columns="log_viewer")
+    table["log"] = [
+        link(n, u) for n, u in zip(run_table["log"], run_table["log_viewer"], strict=True)
+    ]
+    return text_frame(table)
 
 
 def write_markdown(
@@ -385,8 +462,20 @@ STYLE = (
 
 
 def _breakable(text: object) -> str:
-    """Escaped text that may wrap after `_` and `/` (long metric and model names)."""
-    return html.escape(str(text)).replace("_", "_<wbr>").replace("/", "/<wbr>")
+    """Escaped text that may wrap after `_` and `/` (long metric and model names); a
+    Markdown link (`viewer_links.link`) becomes an anchor."""
+    parts, end = [], 0
+    for found in LINK.finditer(str(text)):
+        parts.append(_wrap(str(text)[end : found.start()]))
+        href = html.escape(found.group(2), quote=True)
+        parts.append(f'<a href="{href}">{_wrap(found.group(1))}</a>')
+        end = found.end()
+    parts.append(_wrap(str(text)[end:]))
+    return "".join(parts)
+
+
+def _wrap(text: str) -> str:
+    return html.escape(text).replace("_", "_<wbr>").replace("/", "/<wbr>")
 
 
 def _table_html(table: pd.DataFrame) -> str:
