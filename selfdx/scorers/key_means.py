@@ -39,6 +39,7 @@ def present(scores: list[SampleScore], key: str) -> bool:
 def key_scores(scores: list[SampleScore], key: str) -> list[SampleScore]:
     """The scores of one key, as scalar SampleScores, without the NaN (not applicable) ones."""
     keyed = []
+    made: dict[float, Score] = {}  # one Score per value (most are 0 or 1): building is slow
     for score in scores:
         value = score.score.value
         if not isinstance(value, dict) or key not in value:
@@ -46,9 +47,12 @@ def key_scores(scores: list[SampleScore], key: str) -> list[SampleScore]:
         number = float(value[key])  # type: ignore[arg-type]
         if math.isnan(number):
             continue
+        shared = made.get(number)
+        if shared is None:
+            shared = made[number] = Score(value=number)
         keyed.append(
             SampleScore(
-                score=Score(value=number),
+                score=shared,
                 sample_id=score.sample_id,
                 sample_metadata=score.sample_metadata,
             )
