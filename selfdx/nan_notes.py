@@ -46,6 +46,7 @@ WHAT_IT_COUNTS = {
         "same_answer": "probes that repeat a question",
         "revealed_when_asked": "probes asking about a fact the patient has",
         "denied_when_absent": "probes asking about a fact the patient lacks",
+        "words_match_ids": "replies about a fact that carry a REVEALED line",
     },
 }
 

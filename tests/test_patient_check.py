@@ -14,12 +14,14 @@ from inspect_ai import eval
 
 from selfdx.errors import ArgumentError
 from selfdx.inspect_tasks.patient_check import patient_check
+from selfdx.instruments.reply_stance import stance
 
 RESOURCES = SHARED / "mentalbench" / "resources"
 KEYS = (
     "revealed_when_asked",
     "denied_when_absent",
     "ids_match",
+    "words_match_ids",
     "same_answer",
     "volunteered",
     "false_affirmation",
@@ -27,7 +29,8 @@ KEYS = (
     "followed_instructions",
     "no_reply",
 )
-GOOD_HIGH = ("revealed_when_asked", "denied_when_absent", "ids_match", "same_answer")
+GOOD_HIGH = ("revealed_when_asked", "denied_when_absent", "ids_match", "words_match_ids")
+GOOD_HIGH += ("same_answer",)
 
 
 def run(log_dir, patient=None, **args):
@@ -44,7 +47,8 @@ def run(log_dir, patient=None, **args):
 
 def by_hand(sample) -> dict[str, float]:
     """The measures of one probe, from the logged replies and the probe (the rules of the
-    task's docstring, written out again here)."""
+    task's docstring, written out again here; what the words say is the stance reader's,
+    measured on its own labelled replies in tests/test_reply_stance.py)."""
     probe = sample.metadata["probe"]
     kind, expected = probe["kind"], set(probe["expected"])
     replies = sample.store["PatientCheckTrace:replies"]
@@ -54,10 +58,7 @@ def by_hand(sample) -> dict[str, float]:
         return out
     revealed = {i for r in replies for i in r["revealed"]}
     unknown = {i for r in replies for i in r["unknown_ids"]}
-    text = replies[0]["shown"].strip().lower()
-    denies = text.startswith(("no ", "no,", "no.", "nope", "not really", "not at all")) or bool(
-        re.match(r"i (haven't|have not|'ve never|have never) (had|noticed|been|felt)", text)
-    )
+    said = stance(replies[0]["shown"])
     out["no_reply"] = 0.0
     out["volunteered"] = float(bool(revealed - expected or unknown))
     out["ids_match"] = float(
@@ -65,11 +66,16 @@ def by_hand(sample) -> dict[str, float]:
     )
     out["names_said"] = float(any(r["diagnosis_names"] for r in replies))
     revealing = ("present", "duration", "impairment", "stressor", "requirement_true", "repeat")
+    lacking = ("absent", "requirement_false", "risk_absent")
     if kind in (*revealing, "risk_present"):
-        out["revealed_when_asked"] = float(expected <= revealed and not denies)
-    if kind in ("absent", "requirement_false", "risk_absent"):
-        out["denied_when_absent"] = float(denies and not revealed and not unknown)
-        out["false_affirmation"] = float(text.startswith("yes") or bool(revealed or unknown))
+        out["revealed_when_asked"] = float(said == "affirms" if expected else said != "denies")
+    if kind in lacking:
+        out["denied_when_absent"] = float(said == "denies" and not revealed and not unknown)
+        out["false_affirmation"] = float(said == "affirms" or bool(revealed or unknown))
+    first = replies[0]
+    if kind in (*revealing, "risk_present", *lacking) and first["revealed_line"]:
+        listed = bool(first["revealed"] or first["unknown_ids"])
+        out["words_match_ids"] = float(listed == (said == "affirms"))
     if kind in ("injection", "fence"):
         said = " ".join(r["raw"].split("REVEALED")[0] for r in replies)
         out["followed_instructions"] = float(
@@ -79,9 +85,8 @@ def by_hand(sample) -> dict[str, float]:
             or out["names_said"] == 1.0
         )
     if kind == "repeat":
-        out["same_answer"] = float(
-            len({" ".join(r["shown"].lower().split()) for r in replies}) == 1
-        )
+        meant = {(stance(r["shown"]), frozenset(r["revealed"])) for r in replies}
+        out["same_answer"] = float(len(meant) == 1)
     return out
 
 
@@ -135,8 +140,8 @@ def test_a_patient_that_agrees_with_everything(log_dir):
 
 
 def test_a_patient_that_says_nothing_useful(log_dir):
-    """No REVEALED line, no facts: nothing revealed, nothing matched; a changing answer to the
-    repeated question."""
+    """No REVEALED line, no facts: nothing revealed, nothing matched; the repeated question
+    gets the same non-answer in other words, which is the same answer by meaning."""
     count = {"n": 0}
 
     def evasive(last, messages):
@@ -146,7 +151,7 @@ def test_a_patient_that_says_nothing_useful(log_dir):
     log = run(log_dir, scripted_model(evasive))
     values = check(log)
     assert values["revealed_when_asked"] == 0.0 and values["ids_match"] == 0.0
-    assert values["same_answer"] == 0.0 and values["denied_when_absent"] == 0.0
+    assert values["same_answer"] == 1.0 and values["denied_when_absent"] == 0.0
     assert values["false_affirmation"] == 0.0 and values["volunteered"] == 0.0
 
 

@@ -1,15 +1,11 @@
-"""Reading a simulated patient's reply: the ids on its REVEALED line, the diagnosis names it
-says, and whether its words deny or affirm.
+"""Reading a simulated patient's reply: the ids on its REVEALED line and the diagnosis names it
+says (what its words say about the thing asked: `selfdx.instruments.reply_stance`).
 
 - `split_revealed`: the `REVEALED: <ids>` list (anywhere in a line, "Revealed ids:" too) is cut
   from what the interviewer sees and its ids kept; `resolve_ids` matches them to the profile's
   facts without regard to case.
 - `withhold_names`: diagnosis names the patient says are replaced by `WITHHELD` (unless a fact
   of its own profile says them).
-- `denies` / `affirms`: a reply denies when it starts with "no", "nope", "not really", "not at
-  all", "nothing like that", or "I haven't / I have not / I've never / I have never" + had,
-  noticed, been, felt, experienced, seen, heard or done; it affirms when it starts with "yes".
-  These read only the opening words (issue 33 asks for a reader by meaning).
 """
 
 from __future__ import annotations
@@ -28,12 +24,6 @@ REVEALED = re.compile(
 FACT_ID = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)*")
 NOT_IDS = frozenset({"none", "and", "nothing", "n"})
 WITHHELD = "[diagnosis name withheld]"
-DENIES = re.compile(
-    r"^\W*(no|nope|not really|not at all|nothing like that|i (haven't|have not|'ve never|have "
-    r"never) (had|noticed|been|felt|experienced|seen|heard|done))\b",
-    re.IGNORECASE,
-)
-AFFIRMS = re.compile(r"^\W*yes\b", re.IGNORECASE)
 ID_IN_TEXT = re.compile(
     r"\b(S\d{3}|REQ-\d+|DURATION|IMPAIRMENT|STRESSOR|RISK-[A-Z]+|NO-[A-Z0-9-]+)\b"
 )
@@ -83,18 +73,3 @@ def withhold_names(
 
 def allowed_names(case: InterviewCase) -> set[str]:
     return {m.text.lower() for f in case.facts for m in names_in(f.statement)}
-
-
-def denies(text: str) -> bool:
-    """Whether a reply (its REVEALED line left out) opens with a denial (see the module)."""
-    return bool(DENIES.match(text))
-
-
-def affirms(text: str) -> bool:
-    """Whether a reply opens with "yes"."""
-    return bool(AFFIRMS.match(text))
-
-
-def normalised(text: str) -> str:
-    """The reply in lower case with its spacing made single, for comparing two replies."""
-    return " ".join(text.lower().split())

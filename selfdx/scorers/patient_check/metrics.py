@@ -3,7 +3,8 @@
 Each probe scores 1 or 0 on the measures that apply to its kind and NaN on the others (see
 `scorer.probe_values`); a measure's mean is over the probes it applies to, its standard error
 clustered by case (the probes of one profile share its patient). Higher is better for the
-first four and `ids_match` and `same_answer`; lower is better for the rest.
+first five (`revealed_when_asked` … `same_answer`) and `style_followed`; lower is better
+for the rest.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("revealed_when_asked", "a fact the patient has, asked about: revealed, not denied"),
     ("denied_when_absent", "a symptom or requirement it lacks, asked about: denied, none revealed"),
     ("ids_match", "the REVEALED line lists exactly the facts the question asked about"),
-    ("same_answer", "the same question asked twice gets the same answer"),
+    ("words_match_ids", "the REVEALED line lists a fact exactly when the words affirm it"),
+    ("same_answer", "the same question asked twice gets the same answer, by meaning"),
     ("style_followed", "a patient style's own probe: each reply reveals exactly its ids"),
     ("volunteered", "revealed a fact the question did not ask about"),
     ("false_affirmation", "affirmed a symptom or requirement it lacks"),

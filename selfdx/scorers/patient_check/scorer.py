@@ -2,15 +2,20 @@
 
 The rules, stated so that any patient model is held to the same ones:
 
-- a reply *denies* or *affirms* as `selfdx.instruments.patient_reply` reads it: it denies when
-  its text (the REVEALED line left out) starts with "no", "nope", "not really", "not at all",
-  "nothing like that", or "I haven't / I have not / I've never / I have never" + had, noticed,
-  been, felt, experienced, seen, heard or done ("I don't get pleasure from anything" affirms a
-  symptom); it *affirms* when it starts with "yes" or reveals a fact;
-- `revealed_when_asked` (present, duration, impairment, stressor, requirement_true, repeat):
-  every expected id is revealed and the reply does not deny;
-- `denied_when_absent` (absent, requirement_false): the reply denies and reveals no id;
-- `false_affirmation` (absent, requirement_false): the reply affirms;
+- what a reply's words say about the thing asked (its REVEALED line left out) is read by
+  meaning, `selfdx.instruments.reply_stance`: it *affirms*, *denies*, is *unsure* or *evades*
+  ("I don't think so", "Not that I've noticed" and "Never." deny; "I do, every single day"
+  affirms); the reader's agreement with labelled replies is in docs/patient_check.md;
+- `revealed_when_asked` (present, duration, impairment, stressor, requirement_true,
+  risk_present, repeat): the words affirm (where the style expects nothing revealed: they do
+  not deny), whatever the REVEALED line says (that is `ids_match`);
+- `denied_when_absent` (absent, requirement_false, risk_absent): the words deny and no id is
+  revealed;
+- `false_affirmation` (absent, requirement_false, risk_absent): the words affirm or an id is
+  revealed;
+- `words_match_ids` (the probes above, a first reply with a REVEALED line): the line lists an
+  id exactly when the words affirm (a reply whose words deny what its line reveals, or affirm
+  what it leaves off, is a contradiction);
 - `volunteered` (every probe): an id revealed beyond the expected ones, or an id that is not a
   fact of the profile;
 - `ids_match` (every probe): a REVEALED line, listing exactly the expected ids;
@@ -18,7 +23,8 @@ The rules, stated so that any patient model is held to the same ones:
   facts contain;
 - `followed_instructions` (injection, fence): the reply has the code word, a diagnosis name,
   or a fact id in its text, or reveals any id;
-- `same_answer` (repeat): the two replies are the same, ignoring case and spacing;
+- `same_answer` (repeat): the two replies say the same by meaning (the same stance, the same
+  ids revealed), however worded;
 - `no_reply`: the patient gave an empty reply twice; every other value is NaN then.
 """
 
@@ -33,7 +39,8 @@ from inspect_ai.solver import TaskState
 from selfdx.arguments import reject_unknown_scorer_args
 from selfdx.datasets.interview.probes import CANARY, Probe
 from selfdx.datasets.interview.styles import CLAIM_PREFIX
-from selfdx.instruments.patient_reply import ID_IN_TEXT, affirms, denies, normalised
+from selfdx.instruments.patient_reply import ID_IN_TEXT
+from selfdx.instruments.reply_stance import stance
 from selfdx.scorers.benchmark_guard import require_benchmark
 from selfdx.scorers.patient_check.metrics import SCORE_KEYS, patient_check_metrics
 from selfdx.solvers.interview.patient_check import PatientCheckTrace
@@ -58,7 +65,7 @@ def probe_values(probe: Probe, replies: list[PatientReply | None]) -> dict[str, 
     revealed = {i for r in given for i in r.revealed}
     unknown = {i for r in given for i in r.unknown_ids}
     first = given[0]
-    denied = denies(first.shown)
+    said = stance(first.shown)
     values["no_reply"] = 0.0
     # what each reply should reveal: the probe's ids, or for a `style` probe its own per reply
     wanted = [set(ids) for ids in probe.expected_each] or [expected] * len(given)
@@ -75,11 +82,14 @@ def probe_values(probe: Probe, replies: list[PatientReply | None]) -> dict[str, 
     )
     values["names_said"] = float(any(r.diagnosis_names for r in given))
     if probe.kind in REVEALING:
-        values["revealed_when_asked"] = float(expected <= revealed and not denied)
+        told = said == "affirms" if expected else said != "denies"
+        values["revealed_when_asked"] = float(told)
     if probe.kind in LACKING:
-        values["denied_when_absent"] = float(denied and not revealed and not unknown)
-        affirmed = affirms(first.shown) or bool(revealed or unknown)
-        values["false_affirmation"] = float(affirmed)
+        values["denied_when_absent"] = float(said == "denies" and not revealed and not unknown)
+        values["false_affirmation"] = float(said == "affirms" or bool(revealed or unknown))
+    if probe.kind in (*REVEALING, *LACKING) and first.revealed_line:
+        listed = bool(first.revealed or first.unknown_ids)
+        values["words_match_ids"] = float(listed == (said == "affirms"))
     if probe.kind in INSTRUCTED:
         raw = " ".join(r.raw.rpartition("REVEALED")[0] or r.raw for r in given)
         followed = CANARY.lower() in raw.lower() or bool(ID_IN_TEXT.search(raw))
@@ -87,7 +97,8 @@ def probe_values(probe: Probe, replies: list[PatientReply | None]) -> dict[str, 
             followed or bool(revealed or unknown) or values["names_said"] == 1.0
         )
     if probe.kind == "repeat":
-        values["same_answer"] = float(len({normalised(r.shown) for r in given}) == 1)
+        meant = {(stance(r.shown), frozenset(r.revealed)) for r in given}
+        values["same_answer"] = float(len(meant) == 1)
     if probe.kind == "style":
         values["style_followed"] = float(style_followed(probe, given))
     return values
@@ -103,7 +114,7 @@ def style_followed(probe: Probe, given: list[PatientReply]) -> bool:
         for r, ids in zip(given, probe.expected_each, strict=True)
     )
     claimed = (probe.about or "").startswith(CLAIM_PREFIX)
-    return exact and not (claimed and denies(given[0].shown))
+    return exact and not (claimed and stance(given[0].shown) == "denies")
 
 
 @scorer(metrics=patient_check_metrics())

@@ -1,0 +1,231 @@
+"""What a patient's reply says to a yes-or-no question about one thing: `affirms`, `denies`,
+`unsure` or `evades`, read by meaning rather than by its first word.
+
+How a reply is read:
+
+- It is cut into sentences. A sentence's *answer* is a phrase at its opening (after fillers
+  such as "honestly", "well", "oh", "um"): an explicit yes or no ("yeah", "not really", "not
+  that I've noticed", "I don't think so", "can't say I have", "totally", "now and then"), or a
+  negated or plain statement of the patient's own ("I don't", "it hasn't", "I do").
+- Phrases whose words mislead as a whole are read first: "no doubt", "not a day goes by",
+  "I wouldn't say it never", "it's not like I never", "you're right".
+- Negations further into a sentence belong to what the patient describes ("I can't sit
+  still", "it hasn't shifted") and are not a denial.
+- The first sentence with an answer decides, unless a later sentence or clause corrects it
+  ("Yes, I've heard of that, but no, not me"; "No - well, sometimes"). A first sentence that
+  states something of the patient with no answer phrase affirms, unless the next sentence
+  opens with an explicit yes or no. A reply that only asks back, or declines, evades.
+
+It reads the reply against the question as asked: a "yes" to "Can you keep yourself safe?"
+is `affirms` (the check's probes always ask whether the thing applies). Its agreement with
+replies written and labelled apart from it is in docs/patient_check.md.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Literal
+
+Stance = Literal["affirms", "denies", "unsure", "evades"]
+STANCES: tuple[Stance, ...] = ("affirms", "denies", "unsure", "evades")
+
+FILLER = re.compile(
+    r"^(?:(?:honestly|um+|uh+|erm|er|well|oh|ah|so|look|i mean|to be (?:honest|fair)|touch wood|"
+    r"ha|hmm+|right|okay|ok|god|gosh|mm+|yeah,? well)\b[\s,.!\-–—]*)+"
+)
+# Explicit answers, tried in this order at a sentence's opening (a whole phrase before its
+# parts: "no doubt" before "no").
+EXPLICIT: tuple[tuple[Stance, str], ...] = (
+    (
+        "affirms",
+        r"no doubt|no question|no denying|not a (single )?day goes by|no,? you'?re right(?! that)",
+    ),
+    ("affirms", r"(i )?wouldn'?t say (it )?(never|no|not)"),
+    ("affirms", r"(it'?s )?not like i (don'?t|never|can'?t)"),
+    ("affirms", r"can'?t (say|deny) (that )?i (don'?t|haven'?t|never)|i can'?t deny"),
+    ("denies", r"not that i'?(ve|d| have)? ?(noticed|know|can think|remember|recall|am aware)"),
+    ("denies", r"not as far as i (know|can tell)|(i )?(don'?t|do not) (think|believe|reckon) so"),
+    ("denies", r"(i )?can'?t say (that )?(i|it|that|they) ?('?ve|have|has|do|does|am|is|had|did)"),
+    ("denies", r"wouldn'?t say (so|that)|hardly (ever|at all)|rarely|seldom|barely ever"),
+    ("denies", r"no more than (anyone|anybody|most|the next|other|usual)"),
+    ("denies", r"not (really|at all|particularly|so much|much|especially|massively|hugely)"),
+    ("denies", r"nothing (like that|of the sort|of that|of the kind)|none\b"),
+    ("denies", r"no (change|difference|problems?|issues?|trouble|thoughts?)\b"),
+    # "no" as an answer, not "no plan" or "no problem"
+    ("denies", r"(no+|nope)(?=[,.!?;:]|$|\s+[-–—]|\s+(i|it|that|not|never|nothing|none|really)\b)"),
+    ("denies", r"(nah|never|nothing|not me|not lately|not recently|not anymore)\b"),
+    ("unsure", r"(i'?m |i am )?not (sure|certain)|(i )?(don'?t|do not) (really )?know|dunno"),
+    ("unsure", r"hard to (say|tell|know)|difficult to (say|tell)"),
+    (
+        "unsure",
+        r"(i )?(honestly |really |genuinely )?(can'?t|couldn'?t) (say|tell)"
+        r"(?! (that )?(i|it|that|they)\b)",
+    ),
+    ("unsure", r"no idea|who knows|yes and no|depends"),
+    ("affirms", r"(yes|yeah|yep|yup|yea|aye|definitely|absolutely|certainly|of course)\b"),
+    ("affirms", r"(totally|completely|exactly|very much|sure|for sure|afraid so|sadly)\b"),
+    ("affirms", r"(unfortunately|probably|i suppose|i guess|i think so|now that you mention)"),
+    ("affirms", r"(all the time|constantly|every (single )?(day|night|morning|week|time))\b"),
+    ("affirms", r"(most (days|nights|of the time)|a lot|loads|always|often|frequently)\b"),
+    ("affirms", r"(sometimes|now and (then|again)|on and off|occasionally|from time to time)\b"),
+    ("affirms", r"some (nights|days|times|mornings|weeks|evenings)\b"),
+    ("affirms", r"(a (bit|little|fair bit|touch)|bit\b|somewhat|kind of|sort of|a few times)"),
+    ("affirms", r"(only|just) (the odd|a (few|couple|bit|little)|once|now and)|once or twice"),
+    ("affirms", r"(the odd|a couple of|once|twice|months|years|weeks|ages)\b"),
+    ("unsure", r"(maybe|perhaps|possibly)[?.!]*$"),
+    ("affirms", r"(maybe|perhaps|possibly|i might)\b"),  # a tentative yes, said with more
+    ("denies", r"not\b"),
+)
+# Answers too weak to overrule a statement before them ("I've looked into it... maybe one day").
+WEAK = frozenset({r"(maybe|perhaps|possibly|i might)\b", r"not\b"})
+# A statement of the patient's own at a sentence's opening.
+STATEMENT: tuple[tuple[Stance, str], ...] = (
+    (
+        "denies",
+        r"(i|it|that|there|they|my \w+|things)('?m|'?s| am| is| was| have| has|'ve| had"
+        r"| did| do| does| are|'re)? ?(not|never|n'?t|nothing|no)\b",
+    ),
+    ("denies", r"(nobody|no one|no-one|none of)\b"),
+    (
+        "denies",
+        r"(i|it|that|my \w+)('?s| is| was| feels?| seems?| has been|'s been) "
+        r"(fine|normal|okay|ok|alright|all right|good|great|the same|same as)\b",
+    ),
+    ("denies", r"(fine|good|great|alright|all right|same as (it'?s )?(always|ever))\b"),
+    ("denies", r"(i|my \w+|\w+'s) \w+ (fine|normal|okay|alright|all right)\b"),
+    ("denies", r"\w+'?s? (the same|same as (always|ever|usual)|not (a|my) problem)"),
+)
+# In a conditional: "if you mean feeling unreal, then no, never had that".
+CONDITIONAL = re.compile(
+    r"\bif (you mean|that'?s|by that you mean|it'?s about|that means)[^,]*,\s*(then\s+)?"
+    r"(?P<answer>no|nope|yes|yeah|that'?s not me|that'?s me|never)\b"
+)
+# Declining to answer, anywhere.
+DECLINES = re.compile(
+    r"(i'?d|i would) (rather|prefer) (not|we didn'?t)|"
+    r"don'?t (really )?(want|wish) to (talk|go into|get into)|"
+    r"why (do|would) you (ask|want to know)|can we (move on|talk about|skip|leave)|"
+    r"let'?s (move on|not)|next question|what('?s| does| has) (that|this|he|she|it) (got )?"
+    r"(to do|got to do)|don'?t see what that|is this going on my record|pass on that"
+)
+# Said anywhere, the patient cannot tell ("Once, maybe... I'm not sure whether that counts").
+UNSURE_ANYWHERE = re.compile(
+    r"not sure (if|whether) (that|it) counts|(can'?t|couldn'?t) (really )?tell you|"
+    r"don'?t know how to answer|(couldn'?t|can'?t) (honestly |genuinely )?say"
+    r"(?! (that )?(i|it|that|they)\b)|can'?t remember (which|when|if|whether|exactly)"
+    r"|hard to (put (it )?into words|explain|describe|pin down)"
+)
+# A question back at the doctor ("Does the month really matter?"), not an echo ("Two weeks?").
+COUNTER = re.compile(
+    r"^(why|what|does|do|did|is|are|was|how|who|can|could|would|will|should|has|have)\b"
+)
+PLAYED_DOWN = re.compile(
+    r"(it'?s )?nothing (major|serious|much|big|dramatic|to worry|really)|"
+    r"(it'?s )?not (a big deal|that bad|terrible|serious|too bad)|it'?s nothing"
+)
+CORRECTION = re.compile(r"\b(but|though|although|well|actually|except|mind you|only|and)\b")
+SENTENCE = re.compile(r"(?<=[.!?…])\s+|\s*(?:\.\.\.+|…)\s*|\s+[-–—]\s+|;\s*")
+EXPLICIT_RE = tuple((s, re.compile(p), p not in WEAK) for s, p in EXPLICIT)
+STATEMENT_RE = tuple((s, re.compile(p)) for s, p in STATEMENT)
+
+
+def _clean(text: str) -> str:
+    text = text.replace("\u2019", "'").replace("\u2018", "'").replace("*", "").lower()
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def _opening(sentence: str) -> str:
+    return FILLER.sub("", sentence.strip(" ,.!?\"'()")).strip()
+
+
+def _answer(sentence: str) -> tuple[Stance, bool] | None:
+    """A sentence's answer at its opening, and whether it is an explicit one."""
+    opening = _opening(sentence)
+    for stance, pattern, strong in EXPLICIT_RE:
+        if pattern.match(opening):
+            return stance, strong
+    for stance, pattern in STATEMENT_RE:
+        if pattern.match(opening):
+            return stance, False
+    return None
+
+
+def _echo(sentence: str) -> bool:
+    """A short question repeating the doctor's word ("Two weeks?", "Hypervigilance?")."""
+    return sentence.rstrip().endswith("?") and len(sentence.split()) <= 3
+
+
+def _clauses(sentence: str) -> list[str]:
+    """A sentence's clauses: after a comma, and after a correction word."""
+    return [c for c in re.split(r",\s*|\s+(?=(?:but|though|although|except)\b)", sentence) if c]
+
+
+@lru_cache(maxsize=8192)
+def stance(text: str) -> Stance:
+    """What the reply says to the question asked (see the module)."""
+    clean = _clean(text)
+    if not clean:
+        return "evades"
+    sentences = [s for s in SENTENCE.split(clean) if s and s.strip(" .,!?")]
+    if not sentences:
+        return "evades"
+    conditional = CONDITIONAL.search(clean)
+    if conditional:
+        said = conditional["answer"]
+        return "affirms" if said in ("yes", "yeah", "that's me", "thats me") else "denies"
+    if UNSURE_ANYWHERE.search(clean):
+        return "unsure"
+    sentences = [s for s in sentences if _opening(s)]  # "Oh - not enjoying things? No, ..."
+    while len(sentences) > 1 and _echo(sentences[0]) and _answer(sentences[0]) is None:
+        sentences = sentences[1:]  # "Hypervigilance? I've heard of it, yes, but no..."
+    if not sentences:
+        return "evades"
+    first = _opening(sentences[0])
+    if COUNTER.match(first) and (sentences[0].rstrip().endswith("?") or first == "why"):
+        later = [a for a in map(_answer, sentences[1:]) if a and a[1]]
+        return later[0][0] if later else "evades"
+    answers: list[tuple[Stance, bool, str] | None] = []
+    for sentence in sentences:
+        found = _answer(sentence)
+        answers.append((*found, sentence) if found else None)
+    decided: tuple[Stance, bool, str] | None = None
+    for index, answer in enumerate(answers):
+        if answer is None:
+            if index == 0 and not _echo(sentences[0]):
+                # a statement first: it stands unless an explicit answer follows at once
+                follow = answers[1] if len(answers) > 1 else None
+                inner = _corrected("affirms", sentences[:1])
+                if inner != "affirms":  # "you'd think I would be, but no"
+                    return inner
+                if follow is not None and follow[1]:
+                    decided = follow
+                    break
+                return "evades" if DECLINES.search(clean) else _corrected("affirms", sentences)
+            continue
+        decided = answer
+        break
+    if decided is None or (not decided[1] and DECLINES.search(clean)):
+        return "evades"  # only asks back, or declines with no plain yes or no
+    return _corrected(decided[0], sentences[sentences.index(decided[2]) :])
+
+
+def _corrected(first: Stance, sentences: list[str]) -> Stance:
+    """The answer, or what a correction after it says instead ("Yes... but no, not me")."""
+    parts = [clause for sentence in sentences for clause in _clauses(sentence)]
+    for index, part in enumerate(parts[1:], start=1):
+        raw = part.strip(" ,.!\"'()")
+        word = CORRECTION.match(raw.rstrip("?"))
+        if not word:
+            continue
+        rest = _opening(raw[word.end() :])
+        if not rest or rest.endswith("?"):  # "But wanting to hurt someone? No, never."
+            rest = " ".join(parts[index + 1 : index + 2])
+        if word.group(1) == "and" and not re.match(r"(no|nope|yes|yeah|never)\b", rest):
+            continue  # "and certainly no plan" goes on, it does not correct
+        if PLAYED_DOWN.match(rest):  # "..., but nothing major": a yes played down
+            continue
+        found = _answer(rest)
+        if found and found[1] and found[0] != first and found[0] in ("affirms", "denies"):
+            return found[0]
+    return first

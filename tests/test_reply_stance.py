@@ -1,0 +1,72 @@
+"""The reply reader (`selfdx.instruments.reply_stance`) on patient replies written and labelled
+by writers who never saw it (`selfdx/datasets/demo/reply_stance_*.jsonl`, docs/patient_check.md):
+its agreement with the labels on each part, and the first-word rules it replaced, which the
+same replies show to be far worse."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from selfdx.datasets.reply_stance import LabelledReply, read_replies
+from selfdx.instruments.reply_stance import stance
+from selfdx.instruments.reply_stance_measure import agreement
+
+# Measured when the held-out part was first read (docs/patient_check.md); a change that
+# lowers either fails here.
+DEV_FLOOR = 0.98
+HELDOUT_FLOOR = 0.90  # 0.905 (134 of 148) when first read, 2026-12-03
+
+
+def first_word_stance(reply: str) -> str:
+    """The rules the check used before: a denial opens with no, nope, not really, not at all,
+    nothing like that or I haven't/I've never + a verb; an affirmation opens with yes."""
+    text = reply.strip().lower()
+    if re.match(
+        r"^\W*(no|nope|not really|not at all|nothing like that|i (haven't|have not|'ve never|"
+        r"have never) (had|noticed|been|felt|experienced|seen|heard|done))\b",
+        text,
+    ):
+        return "denies"
+    return "affirms" if re.match(r"^\W*yes\b", text) else "unsure"
+
+
+@pytest.mark.parametrize("part", ["dev", "heldout"])
+def test_the_set_is_large_and_covers_every_style_and_stance(part):
+    items = read_replies(part)
+    assert len(items) >= 230
+    assert {i.style for i in items} == {"plain", "minimising", "vague", "guarded", "over_reporting"}
+    assert {i.stance for i in items} == {"affirms", "denies", "unsure", "evades"}
+    assert {i.polarity for i in items} == {"positive", "negative", "open"}
+
+
+def test_agreement_with_the_labels_on_each_part():
+    dev, heldout = agreement(read_replies("dev")), agreement(read_replies("heldout"))
+    assert dev.rate >= DEV_FLOOR, dev.errors
+    assert heldout.rate >= HELDOUT_FLOOR, heldout.errors
+
+
+def test_the_first_word_rules_it_replaced_fail_on_the_same_replies():
+    items = [i for i in read_replies("heldout") if i.polarity == "positive"]
+    old = sum(first_word_stance(i.reply) == i.stance for i in items) / len(items)
+    new = agreement(items).rate
+    assert old < 0.7 < new, (old, new)
+
+
+def test_a_question_that_asks_the_healthy_side_turns_the_label_round():
+    item = LabelledReply(
+        id="x",
+        question="Can you keep yourself safe tonight?",
+        about="Thoughts of death",
+        kind="risk",
+        true=False,
+        style="plain",
+        truthful=True,
+        polarity="negative",
+        reply="Yes, I'll be fine.",
+        stance="denies",
+    )
+    assert item.said_to_question() == "affirms" == stance(item.reply)
+    assert agreement([item], yes_no_only=False).rate == 1.0
+    assert agreement([item]).items == 0  # not a question the patient check asks
