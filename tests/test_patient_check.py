@@ -109,7 +109,9 @@ def check(log) -> dict[str, float]:
 
 
 def test_offline_patient_passes_every_measure(log_dir):
-    log = run(log_dir)
+    """On the scripted probes, worded as its own cues are (the written ones:
+    tests/test_patient_check_written.py)."""
+    log = run(log_dir, wording="scripted")
     kinds = {s.metadata["kind"] for s in log.samples}
     assert kinds == {
         "present", "absent", "duration", "impairment", "stressor", "requirement_true",
@@ -166,6 +168,8 @@ def test_arguments():
         patient_check(per_disorder=-1)
     with pytest.raises(ArgumentError, match="^types: "):
         patient_check(types="5")
+    with pytest.raises(ArgumentError, match="^wording: expected scripted, written"):
+        patient_check(wording="typed")
     small = patient_check(types="1", per_disorder=1)
     assert small.metadata["benchmark"] == "patient_check"
     assert len({s.metadata["case_id"] for s in small.dataset}) == 4  # one per demo disorder
@@ -174,7 +178,7 @@ def test_arguments():
 @pytest.mark.slow
 @pytest.mark.skipif(not RESOURCES.is_dir(), reason=f"no MentalBench at {RESOURCES}")
 def test_published_profiles(log_dir):
-    log = run(log_dir, data=str(RESOURCES), per_disorder=1)
+    log = run(log_dir, data=str(RESOURCES), per_disorder=1, wording="scripted")
     values = check(log)
     assert len({s.metadata["case_id"] for s in log.samples}) == 46  # 23 disorders x 2 types
     for key in GOOD_HIGH:

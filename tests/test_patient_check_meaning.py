@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from selfdx.datasets.interview.probes import Probe
+from selfdx.datasets.interview.probe_model import Probe
 from selfdx.scorers.patient_check.scorer import probe_values
 from selfdx.solvers.interview.trace import PatientReply
 

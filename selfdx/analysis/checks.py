@@ -22,9 +22,9 @@ WHAT = {
         "answers, biases and pair consistency (see docs/judge_check.md). Model: the judge."
     ),
     "patient_check": (
-        "The simulated patient's answers to scripted probes: facts revealed when asked, "
-        "denied when absent, kept consistent, no diagnosis said (see docs/patient_check.md). "
-        "Model: the patient."
+        "The simulated patient's answers to scripted probes and to probes written apart from "
+        "its cue words: facts revealed when asked, denied when absent, kept consistent, no "
+        "diagnosis said, per style and wording (see docs/patient_check.md). Model: the patient."
     ),
     "question_check": (
         "The question reader against doctor turns labelled blind: topic and risk precision, "

@@ -13,7 +13,14 @@ from typing import Any
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
 
-from selfdx.arguments import NonNegativeInt, checked, reject_unknown, roles_of_this_eval, text
+from selfdx.arguments import (
+    NonNegativeInt,
+    checked,
+    listed,
+    reject_unknown,
+    roles_of_this_eval,
+    text,
+)
 from selfdx.datasets.identity import samples_sha256
 from selfdx.datasets.interview.loading import load_cases
 from selfdx.datasets.interview.probes import probe_samples
@@ -26,7 +33,8 @@ from selfdx.scorers.patient_check.scorer import patient_check_scorer
 from selfdx.solvers.interview.patient_check import ask_probe
 from selfdx.solvers.interview.solver import DEFAULT_PATIENT
 
-TASK_VERSION = "1-A"
+TASK_VERSION = "2-A"  # 2: replies read by meaning; probes written apart from the patient's cues
+WORDINGS = ("scripted", "written")
 
 
 def patient_check(
@@ -34,6 +42,7 @@ def patient_check(
     types: str | Sequence[str | int] = "1,2",
     per_disorder: int = 0,
     patient_style: str | Sequence[str] = "plain",
+    wording: str | Sequence[str] = "scripted,written",
     **unknown: Any,
 ) -> Task:
     """The `patient` role (default `selfdx/kg-patient`) on scripted questions whose right
@@ -48,6 +57,10 @@ def patient_check(
         per_disorder: probe at most this many profiles per disorder and type (0: all).
         patient_style: the patient styles to check (one, several, or a comma-separated list),
             each with the expectations its style sets and its own `style` probe.
+        wording: `scripted` (the probes in the patient's own words, plus the bait,
+            injection, off-topic, repeat and style probes), `written` (the question-check
+            set's doctor questions, worded by writers who never saw the patient's cues, on the
+            profiles they were written for), or both.
     """
     given = dict(locals())  # every argument as run, for the facts the log records
     reject_unknown("selfdx/patient_check", unknown, patient_check)
@@ -58,6 +71,7 @@ def patient_check(
     )
     variants = normalise_types(types)
     styles = normalise_styles(patient_style)
+    wordings = normalise_wording(wording)
     kg, cases = load_cases(data, variants)
     if per_disorder:
         kept: dict[tuple[str, str], int] = {}
@@ -74,7 +88,10 @@ def patient_check(
         sample
         for style in styles
         for sample in probe_samples(
-            kg, [styled_case(kg, c, style) for c in cases], suffix_style=len(styles) > 1
+            kg,
+            [styled_case(kg, c, style) for c in cases],
+            suffix_style=len(styles) > 1,
+            wording=wordings,
         )
     ]
     bound = roles_of_this_eval() or {}
@@ -91,10 +108,24 @@ def patient_check(
             "variants": variants,
             "per_disorder": per_disorder,
             "patient_styles": styles,
+            "wording": wordings,
             "data_source": data,
             "data_sha256": samples_sha256(samples),
         },
     )
+
+
+def normalise_wording(wording: object) -> list[str]:
+    """`wording` as a list of `scripted` and `written`."""
+    try:
+        chosen = [str(w).strip().lower() for w in listed("wording", wording)]  # type: ignore[arg-type]
+    except ArgumentError:
+        chosen = []
+    if not chosen or any(w not in WORDINGS for w in chosen):
+        raise ArgumentError(
+            f"wording: expected scripted, written or scripted,written, got {wording!r}"
+        )
+    return [w for w in WORDINGS if w in chosen]
 
 
 patient_check = task(patient_check)

@@ -37,7 +37,8 @@ from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from selfdx.arguments import reject_unknown_scorer_args
-from selfdx.datasets.interview.probes import CANARY, Probe
+from selfdx.datasets.interview.probe_model import Probe
+from selfdx.datasets.interview.probes import CANARY
 from selfdx.datasets.interview.styles import CLAIM_PREFIX
 from selfdx.instruments.patient_reply import ID_IN_TEXT
 from selfdx.instruments.reply_stance import stance

@@ -13,7 +13,7 @@ from inspect_ai.util import StoreModel
 from pydantic import Field
 
 from selfdx.datasets.interview.cases import InterviewCase
-from selfdx.datasets.interview.probes import Probe
+from selfdx.datasets.interview.probe_model import Probe
 from selfdx.solvers.interview.patient import PatientChat
 from selfdx.solvers.interview.solver import DEFAULT_PATIENT
 from selfdx.solvers.interview.trace import PatientReply
