@@ -203,3 +203,27 @@ MDD_PSYCHOTIC = "Major Depressive Disorder with Psychotic Features"
 def test_a_committed_answer_in_the_probe_layouts_is_read(situation, reply, answer):
     (result,) = measure([item(situation, "committed", answer, reply, 1)], disorder_names())
     assert result.outcome == "right", result.reading
+
+
+def test_the_four_readings_a_probe_round_left_debatable_are_decided():
+    """docs/reports.md, "Answer check": each reading below is the one selfdx keeps, and why."""
+    from selfdx.datasets.icd10 import match_category, match_full_code
+    from selfdx.instruments.answers.icd_code import reply_code
+
+    # "F32.x": the category is stated and the code left open, so category credit, never code
+    code = reply_code("DIAGNOSE\nF32.x - depressive episode, severity unclear")
+    assert code == "F32.X"
+    assert not match_full_code("F32.1", code) and match_category("F32.1", code)
+    # "F60.31" (a national extension of F60.3): the protocol compares the base code and the
+    # first character after the dot, as F31.11 against F31.1
+    code = reply_code("DIAGNOSE\nF60.31 - borderline personality disorder")
+    assert code == "F60.31" and match_full_code("F60.3", code)
+    # a symptom code offered in place of a diagnosis is no diagnosis
+    assert reply_code("DIAGNOSE\nR45.8 - no psychiatric diagnosis can be made yet") is None
+    # DSM-5 codes catatonia with the disorder it accompanies: the disorder is diagnosed
+    mdd = "Major Depressive Disorder"
+    reply = "DIAGNOSIS: Catatonia associated with major depressive disorder"
+    (result,) = measure(
+        [item("interview_free_text", "committed", [mdd], reply, 1)], disorder_names()
+    )
+    assert result.outcome == "right", result.reading
