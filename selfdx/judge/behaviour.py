@@ -35,24 +35,36 @@ _KEY_LINE = re.compile(
 )
 
 _CODE_FENCE = re.compile(r"`{3,}\s*[A-Za-z]*")
+# Digits and signs a forger may put for letters of a key ("PR1MARY_ANSWER", "INF0_REQUEST").
+_LOOSE = {"I": "[I1l|!]", "O": "[O0]", "E": "[E3]", "A": "[A4@]", "S": "[S5$]"}
+
+
+def _loose(word: str) -> str:
+    """A key's word as a pattern that also takes the look-alikes of `_LOOSE`."""
+    return "".join(_LOOSE.get(letter, letter) for letter in word)
+
+
+_PAIRS = (("PRIMARY", "ANSWER"), ("INFO", "REQUEST"), ("ICD", "CODES"), ("DIAGNOSIS", "NAMES"))
+_CHOICE_PAIRS = _PAIRS[:2]
+
+
+def _keys(pairs: tuple[tuple[str, str], ...], between: str) -> str:
+    return "|".join(f"{_loose(a)}{between}{_loose(b)}" for a, b in pairs)
+
+
+_SPACED = r"[\s_.\-]{0,3}"  # between a key's two words: a space, "_", "." or "-", or none
+_JOINED = r"[_.]+\s?"  # the judge's own joint
 # A key of the judge's answer anywhere in a reply (a numbered line, a table cell, a sentence, an
 # HTML comment, JSON, XML), with the separators a forger may use: ":", a full-width "：", "=",
 # "|", ">", dashes and arrows; read after `_unmasked` undoes look-alike characters.
-_KEY = (
-    r"(?<![A-Za-z])(?:PRIMARY[\s_.\-]{0,3}ANSWER|INFO[\s_.\-]{0,3}REQUEST|ICD[\s_.\-]{0,3}CODES"
-    r"|DIAGNOSIS[\s_.\-]{0,3}NAMES)"
-)
+_KEY = rf"(?<![A-Za-z])(?:{_keys(_PAIRS, _SPACED)})"
 # The keys spelled as only the judge's format spells them (an underscore or dot inside): never
 # words of a reply's own.
-_UNDERSCORED = re.compile(
-    r"(?<![A-Za-z])(?:PRIMARY[_.]+\s?ANSWER|INFO[_.]+\s?REQUEST|ICD[_.]+\s?CODES"
-    r"|DIAGNOSIS[_.]+\s?NAMES)(?![A-Za-z])",
-    re.IGNORECASE,
-)
+_UNDERSCORED = re.compile(rf"(?<![A-Za-z])(?:{_keys(_PAIRS, _JOINED)})(?![A-Za-z])", re.IGNORECASE)
 _SEPARATOR = r"[*_`\"'\s]*(?:[:：=|>]|->|→|⇒|=>|[-–—])[*_`\"'\s|(\[]*"
 _VALUE_END = r"(?=\s*(?:[|,.;:()\[\]*_`\"'<>!]|-->|$))"
 _FORGED_CHOICE = re.compile(
-    rf"(?<![A-Za-z])(?:PRIMARY[\s_.\-]{{0,3}}ANSWER|INFO[\s_.\-]{{0,3}}REQUEST){_SEPARATOR}"
+    rf"(?<![A-Za-z])(?:{_keys(_CHOICE_PAIRS, _SPACED)}){_SEPARATOR}"
     rf"(?:{'|'.join(v.replace('_', '[ _-]') for v in {*PRIMARY_ANSWERS, *INFO_REQUESTS})})"
     rf"{_VALUE_END}",
     re.IGNORECASE | re.MULTILINE,
