@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 
+import pandas as pd
 import pytest
 from inspect_ai import eval
 
@@ -107,22 +108,42 @@ def test_the_bundled_counts_are_those_of_the_published_data():
         assert len(cases) == profiles, variant
 
 
-@pytest.mark.parametrize("cache", [True, False])
-def test_a_judge_row_of_a_cached_run_says_the_cache_hides_tokens(tmp_path, cache):
-    """Judge calls served from Inspect's cache, or from selfdx's memory of an identical call,
-    leave no tokens in the log: the projection of such a run says so, and only of the judge."""
-    (log,) = eval(
-        "selfdx/safe_psych",
-        task_args={"judge_cache": cache},
-        model="selfdx/keyword",
-        model_roles={"grader": "selfdx/rules-judge"},
-        limit=3,
-        display="none",
-        log_dir=str(tmp_path),
+def test_judge_calls_served_from_a_cache_count_as_a_fresh_run_would_pay(tmp_path):
+    """The same cases judged with the cache off and on: the cached run paid for fewer judge
+    tokens (calls served from selfdx's memory or Inspect's cache), and the report counts the
+    served calls back, so its tokens and cost per case, and so its projection, equal the
+    uncached run's; a run whose samples are not read still says the cache hides tokens."""
+    frames = {}
+    prices = tmp_path / "prices.yaml"
+    prices.write_text(
+        "selfdx/rules-judge:\n  input: 2.0\n  output: 8.0\n  input_cache_write: 2.0\n"
+        "  input_cache_read: 0.2\n"
     )
-    assert log.status == "success", log.error
-    (run,) = find_runs(tmp_path)[0]
-    usage = cost.usage_frame([run], {}).set_index("role")
-    assert "grader" in usage.index
-    assert (cost.CACHED in usage.loc["grader", "projected_over"]) is cache
-    assert cost.CACHED not in usage.loc["model under test", "projected_over"]
+    for cache in (False, True):  # uncached first: the memory is per process
+        folder = tmp_path / f"cache-{cache}"
+        (log,) = eval(
+            "selfdx/safe_psych",
+            task_args={"judge_cache": cache, "strategy": "sequential_info_abstention_aware"},
+            model="selfdx/keyword",
+            model_roles={"grader": "selfdx/rules-judge"},
+            limit=6,
+            display="none",
+            log_dir=str(folder),
+        )
+        assert log.status == "success", log.error
+        out = build_report(folder, tmp_path / f"report-{cache}", progress=False, prices=str(prices))
+        frames[cache] = pd.read_csv(out / "cost_by_run.csv").set_index("role").loc["grader"]
+        if cache:
+            (run,) = find_runs(folder)[0]
+            header_only = cost.usage_frame([run], {}).set_index("role")
+            assert cost.CACHED in header_only.loc["grader", "projected_over"]
+    fresh, cached = frames[False], frames[True]
+    assert fresh["served_calls"] == 0 and cached["served_calls"] > 0
+    assert cached["input_tokens"] < fresh["input_tokens"]
+    assert cached["input_tokens"] + cached["served_input_tokens"] == fresh["input_tokens"]
+    assert cached["output_tokens"] + cached["served_output_tokens"] == fresh["output_tokens"]
+    for column in ("input_per_case", "output_per_case", "cost_per_case"):
+        assert cached[column] == pytest.approx(fresh[column]), column
+    assert cached["cost"] < fresh["cost"] == pytest.approx(cached["fresh_cost"])
+    assert "served from a cache counted as paid" in cached["projected_over"]
+    assert cost.CACHED not in cached["projected_over"]

@@ -1,12 +1,17 @@
 """What the runs cost: tokens by run, role and model, money from a price table, and the
 projected cost of a whole published benchmark from the tokens measured per case.
 
-Tokens come from each log's header (Inspect's `stats.role_usage` and `stats.model_usage`), so
-the section costs no sample reading. Prices are in Inspect's own format, the file that
-`inspect eval --model-cost-config` takes: a model name mapped to `input`, `output`,
-`input_cache_write` and `input_cache_read`, each in dollars per million tokens. A model with no
-price keeps the cost Inspect recorded in the log (a run made with `--model-cost-config`), or
-none.
+Tokens come from each log's header (Inspect's `stats.role_usage` and `stats.model_usage`). Calls
+answered from a cache leave no usage there: Inspect's cache (a model event marked `cache: read`,
+which keeps the usage of the call it repeats) and selfdx's memory of an identical judge call (the
+tally in the sample's store, `grader_calls.SERVED_KEY`). For the runs whose samples the report
+reads anyway, `served_usage` counts them, and the tokens and cost per case, and so the
+projection, count them as a fresh run would pay; the spend (`cost`) is what was paid.
+
+Prices are in Inspect's own format, the file that `inspect eval --model-cost-config` takes: a
+model name mapped to `input`, `output`, `input_cache_write` and `input_cache_read`, each in
+dollars per million tokens. A model with no price keeps the cost Inspect recorded in the log (a
+run made with `--model-cost-config`), or none.
 """
 
 from __future__ import annotations
@@ -17,11 +22,14 @@ from pathlib import Path
 
 import pandas as pd
 import yaml
+from inspect_ai.event import ModelEvent
+from inspect_ai.log import EvalSample
 from inspect_ai.model import ModelCost, ModelUsage, compute_model_cost
 from pydantic import ValidationError
 
 from selfdx.analysis.logs import Run
 from selfdx.errors import SelfdxError
+from selfdx.judge.grader_calls import SERVED_KEY
 
 # The size of each task's published data, for projections from runs on other data (the demo
 # set, a --limit subset): cases of the default configuration, and where the number comes from.
@@ -49,9 +57,9 @@ MENTALBENCH_ITEMS: dict[str, tuple[tuple[int, int], ...]] = {
 # Published interview profiles by type variant (identical across generators).
 INTERVIEW_PROFILES = {"1": 575, "2": 1150, "3": 2175, "4a": 2175, "4b": 2175}
 SAMPLED_PER_TYPE = 10  # the interview's default n_sampled
-# Calls served from Inspect's cache, or from selfdx's memory of an identical judge call, leave
-# no token usage in the log: a projection from such a run undercounts the judge.
+# A run whose samples the report does not read (a check's) cannot say what its cache served.
 CACHED = "judge calls served from a cache are not in the tokens (-T judge_cache=false counts them)"
+Served = dict[str, tuple[str, ModelUsage, int]]  # role: model, tokens, calls served from a cache
 ROLE_NAMES = {"model": "model under test"}
 
 
@@ -159,23 +167,61 @@ def published_population(run: Run) -> tuple[float, str]:
     return PUBLISHED[run.benchmark]
 
 
+def served_usage(sample: EvalSample, found: Served) -> None:
+    """Add to `found` the calls of `sample` that a cache answered: model events read from
+    Inspect's cache, and the grader calls selfdx answered from memory."""
+    for event in sample.events:
+        if isinstance(event, ModelEvent) and event.cache == "read" and event.output.usage:
+            _add(found, event.role or "model", event.model, event.output.usage, 1)
+    for role, seen in (sample.store.get(SERVED_KEY) or {}).items():
+        usage = ModelUsage(
+            input_tokens=seen["input_tokens"],
+            output_tokens=seen["output_tokens"],
+            total_tokens=seen["input_tokens"] + seen["output_tokens"],
+        )
+        _add(found, role, seen.get("model", ""), usage, seen["calls"])
+
+
+def _add(found: Served, role: str, model: str, usage: ModelUsage, calls: int) -> None:
+    before = found.get(role)
+    if before is None:
+        found[role] = (model, usage, calls)
+    else:
+        found[role] = (before[0] or model, before[1] + usage, before[2] + calls)
+
+
 def usage_frame(
-    runs: list[Run], prices: dict[str, ModelCost], urls: dict[str, str] | None = None
+    runs: list[Run],
+    prices: dict[str, ModelCost],
+    urls: dict[str, str] | None = None,
+    served: dict[str, Served] | None = None,
 ) -> pd.DataFrame:
     """One row per run and role: tokens, tokens per case, dollars (CSV `cost_by_run.csv`);
     given `urls`, each log's address in `inspect view` (`log_viewer`).
 
-    A case is a sample of one epoch: `samples` counts the samples scored, every epoch apart.
+    `served`, by log path, are the calls a cache answered in the runs whose samples were read
+    (`served_usage`): `served_*` columns, and counted in the tokens and cost per case (what a
+    fresh run takes), not in `cost` (what was paid). A case is a sample of one epoch: `samples`
+    counts the samples scored, every epoch apart.
     """
     rows = []
     for run in runs:
         samples = run.completed_samples
         basis = projection_basis(run)
-        for role, (model, usage) in sorted(run.usage.items()):
+        cached = (served or {}).get(run.path)
+        roles = dict(run.usage)
+        for role, (model, _, _) in (cached or {}).items():
+            roles.setdefault(role, (model, ModelUsage()))
+        for role, (model, usage) in sorted(roles.items()):
             cost, source = run_cost(model, usage, prices)
+            _, from_cache, calls = (cached or {}).get(role, (model, ModelUsage(), 0))
+            whole = usage + from_cache
+            fresh, _ = run_cost(model, whole, prices) if calls else (cost, source)
             over = basis[1]
-            if role.startswith("grader") and run.task_args.get("judge_cache", False):
+            if cached is None and role.startswith("grader") and run.task_args.get("judge_cache"):
                 over += f"; {CACHED}"
+            elif calls:
+                over += f"; {calls:,} calls served from a cache counted as paid"
             rows.append(
                 {
                     "log": _log_name(run),
@@ -190,10 +236,14 @@ def usage_frame(
                     "cache_read_tokens": usage.input_tokens_cache_read or 0,
                     "cache_write_tokens": usage.input_tokens_cache_write or 0,
                     "reasoning_tokens": usage.reasoning_tokens or 0,
-                    "input_per_case": usage.input_tokens / samples if samples else math.nan,
-                    "output_per_case": usage.output_tokens / samples if samples else math.nan,
+                    "served_calls": calls,
+                    "served_input_tokens": from_cache.input_tokens,
+                    "served_output_tokens": from_cache.output_tokens,
+                    "input_per_case": whole.input_tokens / samples if samples else math.nan,
+                    "output_per_case": whole.output_tokens / samples if samples else math.nan,
                     "cost": cost,
-                    "cost_per_case": cost / samples if samples else math.nan,
+                    "fresh_cost": fresh,
+                    "cost_per_case": fresh / samples if samples else math.nan,
                     "price": source,
                     "published_cases": basis[0],
                     "projected_over": over,
@@ -214,10 +264,12 @@ def projection_frame(usage: pd.DataFrame) -> pd.DataFrame:
     for key, group in grouped:
         samples = int(group["samples"].sum())
         cases = float(group["published_cases"].iloc[0])
-        input_per_case = group["input_tokens"].sum() / samples if samples else math.nan
-        output_per_case = group["output_tokens"].sum() / samples if samples else math.nan
+        inputs = group["input_tokens"].sum() + group["served_input_tokens"].sum()
+        outputs = group["output_tokens"].sum() + group["served_output_tokens"].sum()
+        input_per_case = inputs / samples if samples else math.nan
+        output_per_case = outputs / samples if samples else math.nan
         priced = bool((group["price"] != "none").all())
-        cost_per_case = group["cost"].sum() / samples if samples and priced else math.nan
+        cost_per_case = group["fresh_cost"].sum() / samples if samples and priced else math.nan
         rows.append(
             {
                 **dict(zip(keys, key, strict=True)),

@@ -109,8 +109,10 @@ def build_report(
         if run.benchmark not in by_benchmark:
             read[run.path] = run.completed_samples
     headers_only = len(runs) - len(sampled)
+    served: dict[str, cost.Served] = {run.path: {} for run in sampled}
     for run, sample in stream_samples(sampled, progress=progress, read_already=headers_only):
         read[run.path] += 1
+        cost.served_usage(sample, served[run.path])
         if sample.error is not None:
             errored[run.path] += 1
         collector = by_benchmark.get(run.benchmark)
@@ -171,7 +173,7 @@ def build_report(
         check_runs = [run for run in runs if run.benchmark == check]
         if check_runs:
             sections.append(check_section(out, check, check_runs, written, urls))
-    sections.append(cost_section(out, runs, price_table, written, urls))
+    sections.append(cost_section(out, runs, price_table, written, urls, served))
     written += write_report_blocks(out, runs)  # for inspect_evals register entries
 
     banner = demo_banner(runs)
@@ -261,19 +263,27 @@ COST_NOTE = (
     "Tokens as Inspect counted them, by role: the model under test, the judge (`grader`, "
     "`grader_2`, ...) and the interview's patient. A case is one sample of one epoch. Dollars "
     "come from `--prices` (Inspect's `--model-cost-config` format), else from the cost Inspect "
-    "recorded in the log; `–` where neither has a price (the offline models). The projection "
+    "recorded in the log; `–` where neither has a price (the offline models). Calls a cache "
+    "answered cost nothing (`cost`) but count in the tokens and cost per case, as a fresh run "
+    "would pay for them (`served_*` columns of `cost_by_run.csv`). The projection "
     "multiplies the tokens per case by the cases of the published data (or of the run's own "
     "data, when that is not the demo set). How to spend less: docs/reports.md, What a run costs."
 )
 
 
 def cost_section(
-    out: Path, runs: list[Run], prices: dict, written: list[Path], urls: dict[str, str]
+    out: Path,
+    runs: list[Run],
+    prices: dict,
+    written: list[Path],
+    urls: dict[str, str],
+    served: dict[str, cost.Served] | None = None,
 ) -> Section:
     """Tokens and dollars by run and role, the spend by model, and the projected cost of each
-    configuration on its whole published benchmark (`selfdx.analysis.cost`)."""
+    configuration on its whole published benchmark (`selfdx.analysis.cost`); `served`: the
+    calls a cache answered, by log, in the runs whose samples were read."""
     section = Section("cost", note=COST_NOTE)
-    usage = cost.usage_frame(runs, prices, urls)
+    usage = cost.usage_frame(runs, prices, urls, served)
     if usage.empty:
         section.note += " These runs recorded no token usage."
         return section

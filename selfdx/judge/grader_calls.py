@@ -8,7 +8,9 @@ reason, never guessed.
 With the cache on, an answer that parsed is also kept in this process's memory, per grader model
 (`remembered_answers`): the same prompt with the same settings is then answered from there,
 without a call, without Inspect's cache lookup and without a model event. Such a result says so
-(`GraderResult.reused`), and every caller records that next to the answer in the log.
+(`GraderResult.reused`), and every caller records that next to the answer in the log; the tokens
+the first call took are added to the sample's store (`SERVED_KEY`, by role), so that the report
+counts what a run without the memory would have used.
 """
 
 from __future__ import annotations
@@ -21,14 +23,19 @@ from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 from weakref import WeakKeyDictionary
 
-from inspect_ai.model import CachePolicy, GenerateConfig, Model, get_model
+from inspect_ai.model import CachePolicy, GenerateConfig, Model, ModelUsage, get_model
+from inspect_ai.util import store
 
 Parsed = TypeVar("Parsed")
 GRADER_SEED = 123
 # Answers kept per grader model (an LRU of at most this many; a key is 16 bytes and an answer
 # a few hundred).
 REMEMBERED = 50_000
-_ANSWERS: WeakKeyDictionary[Model, OrderedDict[tuple[bytes, int], str]] = WeakKeyDictionary()
+Remembered = OrderedDict[tuple[bytes, int], tuple[str, ModelUsage | None]]
+_ANSWERS: WeakKeyDictionary[Model, Remembered] = WeakKeyDictionary()
+# In a sample's store: {role: {"input_tokens": n, "output_tokens": n, "calls": n}} of the grader
+# calls answered from memory (what those calls took when they were first made).
+SERVED_KEY = "selfdx:served_from_memory"
 _FENCE_MARKER = re.compile(r"<<<(?=[A-Za-z])|(?<=[A-Za-z])>>>|={3,}")
 
 
@@ -76,8 +83,9 @@ class GraderResult(Generic[Parsed]):
         return {"grader_outputs": self.outputs, "grader_reused": self.reused}
 
 
-def remembered_answers(grader: Model) -> OrderedDict[tuple[bytes, int], str]:
-    """The answers `grader` gave that parsed, by (md5 of the prompt, max tokens)."""
+def remembered_answers(grader: Model) -> Remembered:
+    """The answers `grader` gave that parsed, with the tokens they took, by (md5 of the
+    prompt, max tokens)."""
     answers = _ANSWERS.get(grader)
     if answers is None:
         answers = _ANSWERS[grader] = OrderedDict()
@@ -104,7 +112,7 @@ async def ask_grader(
     memory = remembered_answers(grader) if use_cache else None
     key = (hashlib.md5(prompt.encode()).digest(), max_tokens)
     if memory is not None and key in memory:
-        answer = memory[key]
+        answer, usage = memory[key]
         try:
             result.parsed = parse(answer)
         except ValueError:
@@ -113,6 +121,7 @@ async def ask_grader(
             memory.move_to_end(key)
             result.outputs.append(answer)
             result.reused = True
+            count_served(role, usage)
             return result
     error, reason = "", "format"
     for attempt in range(1, attempts + 1):
@@ -127,7 +136,7 @@ async def ask_grader(
             reason = getattr(parse_error, "reason", "format")
             continue
         if memory is not None:
-            memory[key] = output.completion
+            memory[key] = (output.completion, output.usage)
             memory.move_to_end(key)
             if len(memory) > REMEMBERED:
                 memory.popitem(last=False)
@@ -135,3 +144,14 @@ async def ask_grader(
     result.error = f"unparsed after {attempts} attempts: {error}"
     result.reason = reason
     return result
+
+
+def count_served(role: str, usage: ModelUsage | None) -> None:
+    """Add a call answered from memory to the sample's tally (`SERVED_KEY`)."""
+    tally = dict(store().get(SERVED_KEY, {}))
+    seen = dict(tally.get(role, {"input_tokens": 0, "output_tokens": 0, "calls": 0}))
+    seen["input_tokens"] += usage.input_tokens if usage else 0
+    seen["output_tokens"] += usage.output_tokens if usage else 0
+    seen["calls"] += 1
+    tally[role] = seen
+    store().set(SERVED_KEY, tally)
