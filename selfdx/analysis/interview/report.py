@@ -38,6 +38,7 @@ from selfdx.analysis.logs import ConfigKey, Run, read_samples, score_values
 from selfdx.analysis.metric_table import MetricAccumulator
 from selfdx.analysis.outputs import finish, start_export
 from selfdx.analysis.statistics import paired_mode_gap
+from selfdx.datasets.interview.dsm5_flags import UNFLAGGED
 from selfdx.datasets.interview.styles import STYLES
 from selfdx.errors import SelfdxError
 from selfdx.run_facts import interview_variant, styles_of
@@ -124,6 +125,8 @@ class InterviewCollector:
             groups.append(TYPE_LABELS[variant])
         if style != "plain" or len(styles_of(run.task_args)) > 1:
             groups.append(f"patient {style}")
+        if not run.is_demo and not meta.get("dsm5_flags"):
+            groups.append(UNFLAGGED)  # the figures without profiles a clinician would dispute
         correct = values.get("accuracy", math.nan)
         mode = str(run.task_args["mode"])
         if not math.isnan(correct) and mode == "interview":

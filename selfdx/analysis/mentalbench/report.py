@@ -33,6 +33,7 @@ from selfdx.analysis.figures import (
 )
 from selfdx.analysis.logs import ConfigKey, Run, score_values
 from selfdx.analysis.metric_table import Cell, MetricAccumulator
+from selfdx.datasets.interview.dsm5_flags import UNFLAGGED
 from selfdx.datasets.mentalbench.schema import DISORDER_NAMES, LETTERS
 from selfdx.scorers.mentalbench.metrics import ERROR_KEYS, LETTER_RATIOS, letter_ratio_parts
 
@@ -90,7 +91,10 @@ class MentalBenchCollector:
         type_ = int(meta["type"])
         cluster = meta.get("seed_group", sample.id)
         agreement = score_values(sample, "diagnosis_agreement")
-        for group in (None, TYPE_LABELS[type_]):
+        groups: list[str | None] = [None, TYPE_LABELS[type_]]
+        if meta.get("dsm5_flags") == []:  # known (published features) and none
+            groups.append(UNFLAGGED)
+        for group in groups:
             for name, value in agreement.items():
                 if not math.isnan(value):
                     self.metrics.add_ratio(run, cluster, name, value, 1.0, group)
@@ -101,7 +105,7 @@ class MentalBenchCollector:
         ratio_parts = letter_ratio_parts(values)
         # The bootstrap resamples seed profiles: the items generated from one profile (its
         # generators and, for Types 3-4, the Type 2 seed they reuse) are not independent.
-        for group in (None, TYPE_LABELS[type_]):
+        for group in groups:
             for name, value in rates.items():
                 if not math.isnan(value):
                     self.metrics.add_ratio(run, cluster, name, value, 1.0, group)

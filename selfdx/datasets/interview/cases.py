@@ -26,6 +26,7 @@ from inspect_ai.dataset import Sample
 from pydantic import BaseModel, ConfigDict
 
 from selfdx.datasets.interview.criteria import criteria_check, needed_fact_ids
+from selfdx.datasets.interview.dsm5_flags import dsm5_flags
 from selfdx.datasets.interview.facts import (
     Fact,
     Truth,
@@ -80,6 +81,7 @@ class InterviewCase(BaseModel):
     criteria_met: bool
     criteria_missing: list[str]
     narrative: str | None = None
+    dsm5_flags: list[str] = []  # where the key departs from DSM-5 (`dsm5_flags`)
     patient_style: str = "plain"  # how the patient talks about itself (`styles`)
     # Type 3: every disorder of the key (main, then sub); `gold` is the first
     answers: list[str] = []
@@ -183,8 +185,11 @@ def finish(
     facts: list[Fact],
     gold: str,
     option_codes: list[str],
+    psychotic: bool = False,
     **fields: Any,
 ) -> InterviewCase:
+    """The case of a profile (`psychotic`: whether its expressions hold a psychotic feature,
+    `dsm5_flags.psychotic_feature`)."""
     groups = {f.group for f in facts if f.kind == "symptom" and f.group}
     facts = [
         f.model_copy(update={"statement": in_spell(f.statement, f.group, groups)})
@@ -198,7 +203,9 @@ def finish(
     critical += [f.id for f in facts if f.kind == "rule"]
     complaint = pick_complaint(kg, gold, facts)
     facts, absent = with_risk(fields["id"], facts, absent_facts(kg, option_codes, facts))
+    symptoms = {f.id for f in facts if f.kind == "symptom"}
     return InterviewCase(
+        dsm5_flags=dsm5_flags(keyed, psychotic, symptoms, met),
         facts=facts,
         gold=gold,
         gold_name=kg.disorder(gold).name,
@@ -289,5 +296,6 @@ def case_to_sample(case: InterviewCase, id_suffix: str = "") -> Sample:
             "gold": case.gold,
             "criteria_met": case.criteria_met,
             "patient_style": case.patient_style,
+            "dsm5_flags": case.dsm5_flags,
         },
     )

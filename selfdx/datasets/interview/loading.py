@@ -18,6 +18,7 @@ from selfdx.datasets.interview.cases import (
     symptom_facts,
 )
 from selfdx.datasets.interview.demo_graph import demo_kg, demo_settings, kg_for
+from selfdx.datasets.interview.dsm5_flags import psychotic_feature
 from selfdx.datasets.interview.facts import (
     Fact,
     symptom_fact,
@@ -60,10 +61,16 @@ def published_case(
         extra = pair_facts(both.get("additional_condition"), rule)
     facts = symptom_facts(kg, sampled)
     facts += group_facts(sampled["sampled_symptom_groups"], criteria) + extra
+    shown = [
+        (code, name)
+        for code, entry in sampled["sampled_symptoms_descriptions"].items()
+        for name in entry.get("subtypes") or {}
+    ]
     return finish(
         kg,
         facts=facts,
         gold=gold,
+        psychotic=psychotic_feature(kg, [*shown, *((f.id, "") for f in facts)]),
         option_codes=[info["disease_code"] for info in option["options_info"]],
         id=f"t{variant}-{key}",
         source="published",
@@ -134,6 +141,7 @@ def profile_case(kg: MentalKG, profile: CaseProfile, source: str, seed: int) -> 
         kg,
         facts=facts,
         gold=profile.target[0],
+        psychotic=psychotic_feature(kg, [(s.code, s.expression) for s in profile.symptoms]),
         option_codes=list(profile.option_codes),
         id=f"{prefix}-t{profile.variant}-{profile.key}",
         source=source,  # type: ignore[arg-type]

@@ -13,6 +13,7 @@ from typing import Any
 
 from inspect_ai.dataset import Sample
 
+from selfdx.datasets.interview.loading import load_cases
 from selfdx.datasets.mentalbench.filters import (
     ArgList,
     normalise_disorders,
@@ -174,4 +175,20 @@ def mentalbench_samples(
     chosen_disorders = normalise_disorders(disorders)
     items = load_items(data, revision, variants)
     kept = select_items(items, variants, chosen_generators, chosen_disorders, include_truncated)
-    return [item_to_sample(item, shuffle_choices, seed) for item in kept]
+    samples = [item_to_sample(item, shuffle_choices, seed) for item in kept]
+    flags = profile_flags(data, variants)
+    if flags is not None:  # a resources/ folder: the profiles behind the items are known
+        for item, sample in zip(kept, samples, strict=True):
+            (sample.metadata or {})["dsm5_flags"] = flags.get((item.variant, item.key), [])
+    return samples
+
+
+def profile_flags(data: str | Path, variants: list[str]) -> dict[tuple[str, str], list[str]] | None:
+    """(variant, item key) -> the DSM-5 flags of the profile the item was written from
+    (`selfdx.datasets.interview.dsm5_flags`), for a MentalBench resources/ folder (the
+    profiles are its `features/` records, the same for every generator); None for other data."""
+    folder = Path(data) if data not in ("demo", "hf") else None
+    if folder is None or not (folder / "knowledge_graph").is_dir():
+        return None
+    _, cases = load_cases(str(folder), tuple(variants))
+    return {(case.variant, case.key): case.dsm5_flags for case in cases}

@@ -1,0 +1,104 @@
+"""Profiles whose key a clinician would dispute are flagged (`dsm5_flags`): psychosis in a key
+without psychotic features, bulimia rated "met" without DSM-5's criterion D; the interview and
+MentalBench carry the flags in each sample, and the report gives every figure without them."""
+
+from __future__ import annotations
+
+import json
+from types import SimpleNamespace
+
+import pandas as pd
+import pytest
+from conftest import SHARED
+from inspect_ai import eval
+
+from selfdx.analysis.report import build_report
+from selfdx.datasets.interview.dsm5_flags import UNFLAGGED, dsm5_flags, psychotic_feature
+from selfdx.datasets.interview.loading import load_cases
+from selfdx.datasets.mentalbench.dataset import mentalbench_samples
+
+RESOURCES = SHARED / "mentalbench" / "resources"
+needs_data = pytest.mark.skipif(not RESOURCES.is_dir(), reason=f"no MentalBench at {RESOURCES}")
+GUILT = ("Delusional Guilt", "Guilt reaching a delusional level.")
+
+
+def test_the_rules():
+    kg = SimpleNamespace(symptoms={"S030": SimpleNamespace(subtypes=[("Ordinary", "x"), GUILT])})
+    assert psychotic_feature(kg, [("S030", "Guilt reaching a delusional level.")])  # by text
+    assert psychotic_feature(kg, [("S030", "Delusional Guilt")])  # by name, as published
+    assert psychotic_feature(kg, [("S020", "")])  # hallucinations
+    assert not psychotic_feature(kg, [("S030", "x"), ("S024", "sad")])
+    assert dsm5_flags(["D013"], True, set(), False) == ["psychosis_in_non_psychotic_key"]
+    assert dsm5_flags(["D015"], True, set(), True) == []  # MDD with psychotic features
+    assert dsm5_flags(["D022"], False, {"S049"}, True) == ["bulimia_without_criterion_d"]
+    assert dsm5_flags(["D022"], False, {"S046"}, True) == []
+    assert dsm5_flags(["D022"], False, {"S049"}, False) == []  # not rated met: no dispute
+
+
+def raw_profiles() -> dict[str, dict]:
+    """The published Type 1-2 profiles (gpt5's features files), read as plain JSON."""
+    found = {}
+    for tier in ("low", "medium"):
+        for path in sorted((RESOURCES / "dataset" / tier).glob("D*/features/main_gpt5.json")):
+            for key, record in json.loads(path.read_text()).items():
+                question = record["features"]["question"]
+                found[key] = question["sampled_features"]["sampled_symptoms_descriptions"] | {
+                    "_gold": question["disease_code"]
+                }
+    return found
+
+
+@needs_data
+def test_the_published_counts_equal_a_plain_reading_of_the_features():
+    _, cases = load_cases(str(RESOURCES), ("1", "2"))
+    flagged = {c.key: c for c in cases if c.dsm5_flags}
+    psychotic = {
+        key
+        for key, symptoms in raw_profiles().items()
+        if symptoms["_gold"] in ("D008", "D009", "D013")
+        and (
+            {"S019", "S020"} & set(symptoms)
+            or any(
+                "delusion" in name.lower()
+                for code, entry in symptoms.items()
+                if code != "_gold"
+                for name in entry.get("subtypes") or {}
+            )
+        )
+    }
+    found = {k for k, c in flagged.items() if "psychosis_in_non_psychotic_key" in c.dsm5_flags}
+    assert found == psychotic and len(found) == 46
+    bulimia = [c for c in cases if c.gold == "D022" and c.criteria_met]
+    profiles = raw_profiles()
+    lacking = {c.key for c in bulimia if "S046" not in profiles[c.key]}
+    assert len(bulimia) == 55 and len(lacking) == 25
+    found = {k for k, c in flagged.items() if "bulimia_without_criterion_d" in c.dsm5_flags}
+    assert found == lacking
+    # MentalBench items carry their profile's flags, for every generator
+    samples = mentalbench_samples(str(RESOURCES), types="1,2")
+    assert all(isinstance(s.metadata["dsm5_flags"], list) for s in samples)
+    assert sum(bool(s.metadata["dsm5_flags"]) for s in samples) == 3 * (46 + 25)
+    assert all(s.metadata.get("dsm5_flags") is None for s in mentalbench_samples("demo"))
+
+
+@pytest.mark.slow
+@needs_data
+def test_the_report_gives_the_interview_without_the_flagged_profiles(tmp_path):
+    (log,) = eval(
+        "selfdx/interview",
+        task_args={"data": str(RESOURCES)},
+        model="selfdx/kg-interviewer",
+        limit=30,
+        display="none",
+        log_dir=str(tmp_path / "logs"),
+    )
+    assert log.status == "success", log.error
+    flagged = [s for s in log.samples if s.metadata["dsm5_flags"]]
+    assert flagged  # the first 30 cases hold some (interleaved across disorders)
+    out = build_report(tmp_path / "logs", tmp_path / "report", progress=False)
+    table = pd.read_csv(out / "interview_metrics.csv")
+    rows = table[(table["metric"] == "accuracy") & table["variant"].str.endswith(UNFLAGGED)]
+    (n_cases,) = rows["n_cases"]
+    assert n_cases == 30 - len(flagged)
+    kept = [s.scores["interview_scorer"].value["accuracy"] for s in log.samples if s not in flagged]
+    assert rows["value"].iloc[0] == pytest.approx(sum(kept) / len(kept))
