@@ -81,6 +81,21 @@ def test_the_published_counts_equal_a_plain_reading_of_the_features():
     assert all(s.metadata.get("dsm5_flags") is None for s in mentalbench_samples("demo"))
 
 
+@needs_data
+def test_no_published_type_3_profile_supports_its_second_disorder():
+    """docs/interview.md, Type 3: the counts behind "agreement with MentalBench's key"."""
+    from selfdx.datasets.interview.criteria import criteria_check
+
+    kg, cases = load_cases(str(RESOURCES), ("3",))
+    met = without = 0
+    for case in cases:
+        second = kg.disorder(case.answers[1])
+        met += criteria_check(kg, second.code, case.facts)[0]
+        pool = {s for name in second.required_groups for s in kg.groups[name].pool}
+        without += not any(f.kind == "symptom" and f.id in pool for f in case.facts)
+    assert (len(cases), met, without) == (2175, 0, 1450)
+
+
 @pytest.mark.slow
 @needs_data
 def test_the_report_gives_the_interview_without_the_flagged_profiles(tmp_path):
