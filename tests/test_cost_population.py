@@ -145,5 +145,29 @@ def test_judge_calls_served_from_a_cache_count_as_a_fresh_run_would_pay(tmp_path
     for column in ("input_per_case", "output_per_case", "cost_per_case"):
         assert cached[column] == pytest.approx(fresh[column]), column
     assert cached["cost"] < fresh["cost"] == pytest.approx(cached["fresh_cost"])
-    assert "served from a cache counted as paid" in cached["projected_over"]
+    assert cost.SERVED_NOTE in cached["projected_over"]
     assert cost.CACHED not in cached["projected_over"]
+
+
+def test_a_log_from_before_the_tally_says_its_memory_served_calls_are_not_counted():
+    """A Safe-Psych sample whose turns record judge answers reused from memory, but whose store
+    has no tally (a log written before selfdx counted them), is named in `projected_over`; and
+    one configuration projects in one row whatever its runs' notes."""
+    from types import SimpleNamespace
+
+    found: cost.Served = {}
+    old = SimpleNamespace(events=[], store={"SafePsychTrace:turns": [{"judge_reused": True}] * 3})
+    cost.served_usage(old, found)
+    assert found[cost.UNCOUNTED][2] == 3
+    usage = pd.DataFrame(
+        [
+            {"benchmark": "safe_psych", "variant": "v", "dataset": "demo", "role": "grader",
+             "model": "m", "published_cases": 10.0, "projected_over": over, "samples": 2,
+             "input_tokens": 10, "output_tokens": 2, "served_input_tokens": served,
+             "served_output_tokens": 0, "price": "none", "fresh_cost": float("nan")}
+            for over, served in (("basis", 0), (f"basis; {cost.SERVED_NOTE}", 10))
+        ]
+    )  # fmt: skip
+    (row,) = cost.projection_frame(usage).to_dict("records")
+    assert row["projected_over"] == f"basis; {cost.SERVED_NOTE}" and row["runs"] == 2
+    assert row["input_per_case"] == (10 + 10 + 10) / 4

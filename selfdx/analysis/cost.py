@@ -60,6 +60,12 @@ SAMPLED_PER_TYPE = 10  # the interview's default n_sampled
 # A run whose samples the report does not read (a check's) cannot say what its cache served.
 CACHED = "judge calls served from a cache are not in the tokens (-T judge_cache=false counts them)"
 Served = dict[str, tuple[str, ModelUsage, int]]  # role: model, tokens, calls served from a cache
+UNCOUNTED = "(uncounted)"  # in a `Served`: judge calls answered from memory with no tally
+SERVED_NOTE = "calls served from a cache counted as paid"
+UNCOUNTED_NOTE = (
+    "judge calls answered from memory in a log written before selfdx counted them are not in "
+    "the tokens"
+)
 ROLE_NAMES = {"model": "model under test"}
 
 
@@ -173,7 +179,13 @@ def served_usage(sample: EvalSample, found: Served) -> None:
     for event in sample.events:
         if isinstance(event, ModelEvent) and event.cache == "read" and event.output.usage:
             _add(found, event.role or "model", event.model, event.output.usage, 1)
-    for role, seen in (sample.store.get(SERVED_KEY) or {}).items():
+    tally = sample.store.get(SERVED_KEY)
+    if tally is None:  # a log from before selfdx counted the judge calls it answered from memory
+        turns = sample.store.get("SafePsychTrace:turns") or []
+        reused = sum(1 for turn in turns if isinstance(turn, dict) and turn.get("judge_reused"))
+        if reused:
+            _add(found, UNCOUNTED, "", ModelUsage(), reused)
+    for role, seen in (tally or {}).items():
         usage = ModelUsage(
             input_tokens=seen["input_tokens"],
             output_tokens=seen["output_tokens"],
@@ -210,6 +222,8 @@ def usage_frame(
         basis = projection_basis(run)
         cached = (served or {}).get(run.path)
         roles = dict(run.usage)
+        cached = dict(cached or {}) if cached is not None else None
+        uncounted = cached.pop(UNCOUNTED, None) if cached is not None else None
         for role, (model, _, _) in (cached or {}).items():
             roles.setdefault(role, (model, ModelUsage()))
         for role, (model, usage) in sorted(roles.items()):
@@ -220,8 +234,10 @@ def usage_frame(
             over = basis[1]
             if cached is None and role.startswith("grader") and run.task_args.get("judge_cache"):
                 over += f"; {CACHED}"
+            elif uncounted and role.startswith("grader"):
+                over += f"; {UNCOUNTED_NOTE}"
             elif calls:
-                over += f"; {calls:,} calls served from a cache counted as paid"
+                over += f"; {SERVED_NOTE}"
             rows.append(
                 {
                     "log": _log_name(run),
@@ -258,10 +274,12 @@ def projection_frame(usage: pd.DataFrame) -> pd.DataFrame:
     and the same for the whole published benchmark (CSV `cost_projection.csv`)."""
     if usage.empty:
         return usage
-    keys = ["benchmark", "variant", "dataset", "role", "model", "projected_over"]
+    keys = ["benchmark", "variant", "dataset", "role", "model", "published_cases"]
     grouped = usage.groupby(keys, sort=False, dropna=False)
     rows = []
     for key, group in grouped:
+        # one row per configuration: the runs' notes (a cache, a log without a tally) joined
+        notes = [part for text in group["projected_over"] for part in text.split("; ")]
         samples = int(group["samples"].sum())
         cases = float(group["published_cases"].iloc[0])
         inputs = group["input_tokens"].sum() + group["served_input_tokens"].sum()
@@ -272,7 +290,8 @@ def projection_frame(usage: pd.DataFrame) -> pd.DataFrame:
         cost_per_case = group["fresh_cost"].sum() / samples if samples and priced else math.nan
         rows.append(
             {
-                **dict(zip(keys, key, strict=True)),
+                **dict(zip(keys[:-1], key[:-1], strict=True)),
+                "projected_over": "; ".join(dict.fromkeys(notes)),
                 "runs": len(group),
                 "samples": samples,
                 "input_per_case": input_per_case,
