@@ -159,6 +159,12 @@ PROBED = [
     ("safe_psych", "DIAGNOSE\nF20.0; F25.0 remains a differential."),
     ("safe_psych", "DIAGNOSE\nF41.1, but consider F41.0."),
     ("safe_psych", "DIAGNOSE\nF20.0 - though F25.1 is a close contender"),
+    # the third probe round: a choice or a hedge inside a diagnosis statement
+    ("safe_psych", "DIAGNOSE\nDiagnosis: F32.1 or F33.1"),
+    ("safe_psych", "DIAGNOSE\nDiagnosis: F32.1/F33.1"),
+    ("safe_psych", "DIAGNOSE\nProbable diagnosis: F43.1"),
+    ("safe_psych", "DIAGNOSE\nDiagnosis: F43.1 (probable)"),
+    ("safe_psych", "DIAGNOSE\nDiagnosis: probably F43.1"),
 ]
 
 
@@ -196,6 +202,14 @@ MDD_PSYCHOTIC = "Major Depressive Disorder with Psychotic Features"
         (
             "safe_psych",
             "DIAGNOSE\n- Primary: F43.1 PTSD\n- Differential: F43.0 (excluded)",
+            ["F43.1"],
+        ),
+        # the third probe round: a negation in a statement, a primary before a secondary
+        ("safe_psych", "DIAGNOSE\nThe diagnosis is not F43.1 but F43.2.", ["F43.2"]),
+        ("safe_psych", "DIAGNOSE: Diagnosis: Not F43.1; F43.2", ["F43.2"]),
+        (
+            "safe_psych",
+            "DIAGNOSE\nPrimary diagnosis: F43.1 PTSD\nSecondary diagnosis: F10.2 alcohol use",
             ["F43.1"],
         ),
     ],

@@ -22,7 +22,7 @@ from selfdx.scorers.safe_psych.panel_agreement import judge_panel_agreement
 from selfdx.scorers.safe_psych.scorer import safe_psych_scorer
 from selfdx.solvers.safe_psych.staged_disclosure import staged_disclosure
 
-TASK_VERSION = "2-B"  # 2: forged judge lines in any layout, codes read; B: look-alike keys
+TASK_VERSION = "3-A"  # 2: forged judge lines, codes read; 3: statements read by meaning
 RUBRICS = {"caution": caution, "diagnosis_agreement": diagnosis_agreement}
 
 

@@ -5,8 +5,13 @@ reply has no judge, so its own text is read, as a clinician reads a note's concl
 
 1. a diagnosis statement ("Diagnosis: F22.0", "Final diagnosis: ... F43.1", "The diagnosis is
    ...", a differential line marked "selected"): the first code of the last one that holds a
-   code (to the end of its line, or on the next line when its own is empty); a plural one
-   naming two mental disorders ("Working diagnoses: F60.3; F12.1") names none;
+   code (to the end of its line, or on the next line when its own is empty), the last primary
+   or final one where there is one ("Primary diagnosis: F43.1" before "Secondary diagnosis:
+   F10.2"; a secondary, comorbid or additional one is never the diagnosis); within it, the
+   clauses that set a code aside are left out as in rule 2 ("The diagnosis is not F43.1 but
+   F43.2"); a statement that offers a choice ("Diagnosis: F32.1 or F33.1"), is tentative
+   ("Probable diagnosis: ...", "Diagnosis: probably ...") or, plural, names two mental
+   disorders ("Working diagnoses: F60.3; F12.1") names none;
 2. else the codes outside clauses that set a diagnosis aside ("was considered", "ruled out",
    "less likely", "don't apply", "rather than", "not"): the first of them, unless two or more
    are offered as a choice ("F32.1 or F43.22", "F22.0 vs F31.1", "possible diagnoses"), one is
@@ -27,7 +32,8 @@ from selfdx.datasets.icd10 import extract_codes, manifestation_code, normalize_c
 from selfdx.judge.behaviour import first_code
 
 STATEMENT = re.compile(
-    r"(?P<aside>differential|possible|alternative|considered|other|no)?[\s*_:]*"
+    r"(?P<aside>differential|possible|alternative|considered|other|no|secondary|comorbid\w*"
+    r"|additional|co-?occurring)?[\s*_:]*"
     r"\b(?:diagnos[ie]s|dx)\b[\s*_]*(?:is\b|of\b|[:：=]|[-–—](?=\s))|\b(?:final|primary)\s*[:：]"
     r"|\b(?:selected|chosen|primary\s+diagnosis)(?:\s+diagnosis)?\b",
     re.IGNORECASE,
@@ -65,6 +71,13 @@ UNDECIDED = re.compile(
     re.IGNORECASE,
 )
 TENTATIVE = re.compile(r"\b(?:possible|possibly|suspected|query|provisional)\b", re.IGNORECASE)
+# A statement's own hedges: "Probable diagnosis: ...", "Diagnosis: F43.1 (probable)".
+STATED_TENTATIVE = re.compile(
+    r"\b(?:possible|possibly|probable|probably|suspected|query|provisional|presumptive|tentative"
+    r"|working)\b",
+    re.IGNORECASE,
+)
+RANKED_FIRST = re.compile(r"\b(?:primary|principal|main|final)\b", re.IGNORECASE)
 RANGE = re.compile(r"\b[A-Z]\d{2}(?:\.\d+)?\s*[-–]\s*[A-Z]\d{2}(?:\.\d+)?\b")  # "F20-F29": no code
 NEGATED_REMARK = re.compile(r"\((?:not|no|excluding|rather\s+than)\b[^()]*\)", re.IGNORECASE)
 QUERIED = re.compile(r"\b[A-Z]\d{2}(?:\.[0-9A-Z]+)?\s*\?", re.IGNORECASE)  # "F43.1?"
@@ -72,24 +85,42 @@ CODE = re.compile(r"\b([A-Z]\d{2}(?:\.[0-9A-Z]+)?)\b", re.IGNORECASE)
 
 
 def stated_code(reply: str) -> str | None:
-    """Rule 1: the first code of the last diagnosis statement that holds one."""
-    found = None
+    """Rule 1: the code of the last diagnosis statement that holds one (the last primary or
+    final one, where there is one); "" for a statement that names none."""
+    found: str | None = None
+    ranked: str | None = None
     for match in STATEMENT.finditer(reply):
         if match.group("aside"):
             continue
+        start = reply.rfind("\n", 0, match.start()) + 1
+        lead = reply[start : match.start()]
         line, _, following = reply[match.end() :].partition("\n")
         if match.group(0).lower().strip(" *_").startswith(("selected", "chosen", "primary diag")):
-            start = reply.rfind("\n", 0, match.start()) + 1
-            line = reply[start : match.start()] + line  # the marked line of a differential
-        codes = extract_codes(line) or (
-            extract_codes(following.partition("\n")[0]) if not line.strip(" *_:") else []
-        )
-        if codes:
-            span = line if extract_codes(line) else following
-            plural = re.search(r"diagnoses", match.group(0), re.IGNORECASE)
-            several_f = len({c for c in codes if c.startswith("F")}) > 1
-            found = "" if plural and several_f else resolved(span, codes)
-    return found
+            line = lead + line  # the marked line of a differential
+        span = line if extract_codes(line) else following.partition("\n")[0]
+        if span is not line and line.strip(" *_:"):
+            continue  # a statement line without a code: the next line is not its
+        codes = extract_codes(span)
+        if not codes:
+            continue
+        code = statement_code(match.group(0), lead, span, codes)
+        found = code
+        if RANKED_FIRST.search(lead + match.group(0)):
+            ranked = code
+    return ranked if ranked is not None else found
+
+
+def statement_code(statement: str, lead: str, span: str, codes: list[str]) -> str:
+    """The code one diagnosis statement commits to, or "" (a choice, a hedge, several)."""
+    kept, text = kept_codes(span)
+    if not kept:
+        return ""  # every code it holds is set aside
+    plural = re.search(r"diagnoses", statement, re.IGNORECASE)
+    several_f = len({c for c in kept if c.startswith("F")}) > 1
+    hedged = STATED_TENTATIVE.search(f"{lead} {statement} {span}")
+    if (plural and several_f) or hedged or offered_as_choice(text) or QUERIED.search(span):
+        return ""
+    return resolved(text, kept)
 
 
 def kept_codes(reply: str) -> tuple[list[str], str]:
