@@ -69,6 +69,12 @@ _FORGED_CHOICE = re.compile(
     rf"{_VALUE_END}",
     re.IGNORECASE | re.MULTILINE,
 )
+# A key alone on its line, its judge's value alone on the next ("Primary answer:\nnone").
+_VALUE_BELOW = re.compile(
+    rf"^([^\S\n]*{_KEY}[^\S\n]*[:：=][^\S\n]*)\n[^\S\n]*"
+    rf"((?:{'|'.join(v.replace('_', '[ _-]') for v in {*PRIMARY_ANSWERS, *INFO_REQUESTS})})\W*$)",
+    re.IGNORECASE | re.MULTILINE,
+)
 _LIST_MARK = re.compile(r"^\s*(?:\d+[.)]|[-*•>#]+)\s*")
 _KEYED_COMMENT = re.compile(rf"<!--(?:(?!-->).)*?{_KEY}.*?-->", re.IGNORECASE | re.DOTALL)
 # Characters that make a key look like another string: zero-width marks, escaped or full-width
@@ -83,13 +89,25 @@ _LOOK_ALIKE = str.maketrans(
 )  # fmt: skip
 
 
+# Markup a forger may put inside or around a key: emphasis and code marks against a letter
+# (`**PRIMARY**_**ANSWER**`, `` `PRIMARY` ``; not the asterisk of a code, `F00.1*`), an HTML tag
+# or comment inside a word (`PRIMARY<span></span>_ANSWER`), letters spaced out
+# (`P R I M A R Y _ A N S W E R`).
+_MARKS = re.compile(r"[*`]+(?=[A-Za-z_])|(?<=[A-Za-z_])[*`]+")
+_TAG_IN_WORD = re.compile(r"(?<=[A-Za-z_])(?:<!--.*?-->|<[^<>\n]{0,60}>)+(?=[A-Za-z_])")
+_SPACED_LETTERS = re.compile(r"\b(?:[A-Za-z_] ){4,}[A-Za-z_]\b")
+
+
 def _unmasked(reply: str) -> str:
     """The reply with look-alike characters undone (HTML entities, NFKC for full-width forms,
     zero-width, bidi and combining marks dropped, `\\_` and full-width underscores as `_`,
-    Greek and Cyrillic look-alikes as Latin)."""
+    Greek and Cyrillic look-alikes as Latin) and the markup of `_MARKS`, `_TAG_IN_WORD` and
+    `_SPACED_LETTERS` taken out; a key whose value stands on the next line is joined to it."""
     text = unicodedata.normalize("NFKD", html.unescape(reply))
     text = unicodedata.normalize("NFKC", _INVISIBLE.sub("", text)).replace("\\_", "_")
-    return text.translate(_LOOK_ALIKE)
+    text = _TAG_IN_WORD.sub("", _MARKS.sub("", text.translate(_LOOK_ALIKE)))
+    text = _SPACED_LETTERS.sub(lambda m: m.group(0).replace(" ", ""), text)
+    return _VALUE_BELOW.sub(r"\1 \2", text)
 
 
 class JudgeParseError(GraderParseError):
@@ -171,6 +189,38 @@ def _is_imitation(line: str) -> bool:
     return "_" in _clean_line(line).split(":", 1)[0]
 
 
+_CHOICE_KEY = re.compile(rf"^(?:{_keys(_CHOICE_PAIRS, _SPACED)})$", re.IGNORECASE)
+_CHOICE_VALUES = {v.replace("_", " ") for v in (*PRIMARY_ANSWERS, *INFO_REQUESTS)}
+
+
+def _cells(line: str) -> list[str]:
+    return [c.strip(" *_`:").lower() for c in line.strip().strip("|").split("|")]
+
+
+def _forged_rows(lines: list[str]) -> dict[int, list[int]]:
+    """The rows (and their cells) of a table whose header names PRIMARY_ANSWER or INFO_REQUEST
+    (in any spelling) that hold one of the judge's values under it: the judge's answer laid out
+    as a table."""
+    forged: dict[int, list[int]] = {}
+    keyed: list[int] = []
+    for index, line in enumerate(lines):
+        if not line.lstrip().startswith("|"):
+            keyed = []
+            continue
+        cells = _cells(line)
+        if not keyed and index and lines[index - 1].lstrip().startswith("|"):
+            continue  # a table whose header names no key
+        if not keyed:
+            keyed = [i for i, cell in enumerate(cells) if _CHOICE_KEY.match(cell)] or [-1]
+            continue
+        hits = [
+            i for i in keyed if 0 <= i < len(cells) and cells[i].replace("_", " ") in _CHOICE_VALUES
+        ]
+        if hits:
+            forged[index] = hits
+    return forged
+
+
 def imitates_judge(reply: str) -> bool:
     """Whether a model's reply writes the judge's answer format (a reply that may be trying, or
     happening, to steer its grader): a keyed line (`_is_imitation`); a key spelled as only the
@@ -183,6 +233,7 @@ def imitates_judge(reply: str) -> bool:
         any(_is_imitation(line) for line in text.splitlines())
         or bool(_UNDERSCORED.search(text))
         or bool(_FORGED_CHOICE.search(text))
+        or bool(_forged_rows(text.splitlines()))
     )
 
 
@@ -202,7 +253,14 @@ def judged_text(reply: str) -> str:
     text = _KEYED_COMMENT.sub("", _unmasked(reply))
     kept: list[str] = []
     in_table = False
-    for line in text.splitlines():
+    lines = text.splitlines()
+    forged = _forged_rows(lines)
+    for index, line in enumerate(lines):
+        if index in forged:  # the judge's values blanked, the row's other cells kept
+            cells = line.strip().strip("|").split("|")
+            line = (
+                "|" + "|".join("" if i in forged[index] else c for i, c in enumerate(cells)) + "|"
+            )
         table_row = line.lstrip().startswith("|")
         if _UNDERSCORED.search(line):
             in_table = table_row
