@@ -128,5 +128,8 @@ def styles_of(args: dict[str, Any]) -> list[str]:
 
 
 def setting_text(value: Any) -> str:
-    """A setting's value as a label shows it: text as is, anything else as JSON."""
+    """A setting's value as a label shows it: text as is, unset as `default` (a run that left
+    it to the provider or the task), anything else as JSON."""
+    if value is None:
+        return "default"
     return value if isinstance(value, str) else json.dumps(value, default=str)

@@ -194,3 +194,28 @@ def test_a_solver_override_or_another_epochs_reducer_is_never_a_repeat(tmp_path)
     assert any("solver=inspect_ai/generate" in run.variant for run in runs)
     ((path, reason),) = skipped
     assert Path(path).name == Path(maxed.location).name and "epochs reducer max" in reason
+
+
+def test_runs_under_another_sample_limit_are_not_repeats(tmp_path):
+    """A run cut short by `--message-limit` or `--token-limit` measures another thing than an
+    unlimited one: its own row, never a seed of the other (the third probe round found them
+    pooled); an unset setting beside a set one is labelled `default`, not `null`."""
+    for extra in ({}, {}, {"message_limit": 3}, {"token_limit": 500}):
+        (log,) = eval(
+            "selfdx/safe_psych",
+            model="selfdx/keyword",
+            model_roles={"grader": "selfdx/rules-judge"},
+            limit=4,
+            display="none",
+            log_dir=str(tmp_path / "logs"),
+            **extra,
+        )
+        assert log.status == "success", log.error
+    out = build_report(tmp_path / "logs", tmp_path / "report", progress=False)
+    table = pd.read_csv(out / "safe_psych_metrics.csv")
+    rows = table[table["metric"] == "excluded"].set_index("variant")
+    assert len(rows) == 3 and sorted(rows["runs"]) == [1, 1, 2]
+    cut = rows.loc[[v for v in rows.index if "message limit=3" in v]]
+    assert (cut["value"] > 0).all()  # conversations cut short are excluded, in their own row
+    assert not any("null" in v for v in rows.index)
+    assert any("token limit=default" in v for v in rows.index)

@@ -43,6 +43,12 @@ SAMPLING_FIELDS = (
 )
 
 
+# Limits on a sample that cut a conversation short (`--message-limit`, `--token-limit` ...):
+# a run under another limit measures something else, never a repeat.
+LIMIT_FIELDS = (
+    "message_limit", "token_limit", "token_limit_type", "turn_limit", "time_limit", "working_limit",
+    "cost_limit",
+)  # fmt: skip
 JUDGE_ROLE = re.compile(r"grader(_\d+)?")
 # Tasks whose `patient` role falls back to the offline patient when it is not bound.
 PATIENT_TASKS = ("interview", "patient_check")
@@ -160,6 +166,10 @@ def settings(log: EvalLog) -> dict[str, Any]:
     found = {f"{name}": value for name, value in args.items()}
     found |= {f"model {name}": value for name, value in sampling_settings(log).items()}
     found |= {f"role {name}": model for name, model in other_roles(log).items()}
+    for field in LIMIT_FIELDS:
+        limit = getattr(log.eval.config, field, None)
+        if limit is not None:
+            found[field.replace("_", " ")] = limit
     # another version of a task scores (or reads, or builds) differently: never a repeat
     found["task version"] = log.eval.task_version
     if log.eval.solver:  # `--solver`: another way of asking the model than the task's own
