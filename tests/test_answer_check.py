@@ -159,6 +159,15 @@ PROBED = [
     ("safe_psych", "DIAGNOSE\nF20.0; F25.0 remains a differential."),
     ("safe_psych", "DIAGNOSE\nF41.1, but consider F41.0."),
     ("safe_psych", "DIAGNOSE\nF20.0 - though F25.1 is a close contender"),
+    # the third probe round: an answer that moves within its line
+    ("interview_letters", "DIAGNOSIS: D, changed to C"),
+    ("interview_letters", "DIAGNOSIS: D → revised to C"),
+    ("mentalbench_single", "Answer: D → B"),
+    ("mentalbench_single", "Answer: D -> B"),
+    # the third probe round: two DIAGNOSIS lines that differ, one the start of the other
+    ("interview_type3", "DIAGNOSIS: C and A\nCRITERIA MET: yes\n\nOn reflection:\nDIAGNOSIS: C"),
+    ("interview_letters", "DIAGNOSIS: C\nCRITERIA MET: yes\n\nRevised:\nDIAGNOSIS: C or D"),
+    ("interview_free_text", "DIAGNOSIS: MDD with psychotic features\nDIAGNOSIS: MDD"),
     # the third probe round: a choice or a hedge inside a diagnosis statement
     ("safe_psych", "DIAGNOSE\nDiagnosis: F32.1 or F33.1"),
     ("safe_psych", "DIAGNOSE\nDiagnosis: F32.1/F33.1"),

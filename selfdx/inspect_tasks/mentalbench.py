@@ -32,7 +32,7 @@ from selfdx.solvers.mentalbench.prompts import (
     mentalbench_prompt,
 )
 
-TASK_VERSION = "2-A"  # 2: answers read as measured by the answer check
+TASK_VERSION = "3-A"  # 2: answers read as the answer check measures; 3: revised answers
 
 
 @task

@@ -79,6 +79,12 @@ ONE_HEDGED = re.compile(
     r"|to\s+be\s+(?:confirmed|excluded)|unless|otherwise)\b|\?",
     re.IGNORECASE,
 )
+# An answer revised within its own line: "D, changed to C", "D -> revised to C".
+MOVED = re.compile(
+    r"\b(?:changed|revised|switched|amended|updated|corrected)\s+(?:it\s+|my\s+answer\s+)?to\b"
+    r"|→|->|⇒|=>|⟶",
+    re.IGNORECASE,
+)
 # A bullet or a numbered item of a list: "- ", "* ", "• ", "1. ", "2) " (not "B. ").
 BULLET = re.compile(r"(?:^|\s)(?:[-*•▪]|\d+[.)])\s+(?=\S)")
 # Words around a choice that say nothing about which: "only A applies", "B is correct".
@@ -222,6 +228,8 @@ def read_answer(
     case, every option it names (`read_answer_set`)."""
     if not text or not text.strip():
         return AnswerReading(None, "unreadable", "empty answer")
+    if MOVED.search(text):
+        return AnswerReading(None, "hedged", "the answer moves from one option to another")
     names = list(disorder_names(kg).values()) + list(case.option_names)
     masked, names_at = masked_names(listed(text), names)
     if answer_format == "free_text" and NOT_CURRENT.search(

@@ -94,6 +94,17 @@ def from_json(reply: str) -> str:
     return "\n".join(lines)
 
 
+NAMED_AFTER = re.compile(r"^[\s*_.]*(?:$|[-–—:(]\s*\S)")  # "C" then "C - Major Depressive ..."
+
+
+def same_answer(one: str, other: str) -> bool:
+    """Whether two DIAGNOSIS lines give one answer: the same text, or one that adds only the
+    option's name to the other ("C" and "C - Major Depressive Disorder"); "C" and "C or D", "C"
+    and "C and A", "MDD" and "MDD with psychotic features" are two answers."""
+    short, long = sorted((one.strip(" *_."), other.strip(" *_.")), key=len)
+    return long.lower().startswith(short.lower()) and bool(NAMED_AFTER.match(long[len(short) :]))
+
+
 def parse_reply(reply: str) -> ParsedReply:
     """Read the first keyword line (QUESTION, DIAGNOSIS or DECLINE) of a reply.
 
@@ -113,9 +124,7 @@ def parse_reply(reply: str) -> ParsedReply:
     text = field_text(reply, first.end())
     if kind == "DIAGNOSIS":
         others = [field_text(reply, m.end()) for m in found[1:] if m.group(1).upper() == kind]
-        if any(
-            other and not (other.startswith(text) or text.startswith(other)) for other in others
-        ):
+        if any(other and not same_answer(text, other) for other in others):
             text = " or ".join([text, *others])  # two different answers: a choice, not one
         taken = revision_after(reply, first.end())
         if taken:

@@ -57,6 +57,9 @@ RULED_OUT = re.compile(
     r"|doesn't|not\s+(?:fit|apply|the\s+answer))\b",
     re.IGNORECASE,
 )
+# An answer that moves within its own sentence: "D, changed to C", "D -> B".
+REVISED = {"changed", "revised", "switched", "amended", "updated", "corrected"}
+ARROWS = {"→", "->", "⇒", "=>", "⟶"}
 # A later line that takes the answer back ("Actually, wait - D", "on reflection, it could be C").
 REVISION = re.compile(
     r"\b(?:actually|wait|on\s+(?:reflection|second\s+thought)|hmm+|not\s+sure|could\s+(?:also\s+)?be"
@@ -157,6 +160,10 @@ def judge_rest(expression: Expression, tokens: list[Token]) -> str | None:
     others = mentions(sentence) - set(expression.letters)
     if others and any(word in HEDGES | QUALIFIERS for word in words):
         return f"ambiguous: hedged between {sorted(set(expression.letters))} and {sorted(others)}"
+    moved = any(a in REVISED and b == "to" for a, b in zip(words, words[1:], strict=False))
+    arrow = any(mark in "".join(t.text for t in sentence) for mark in ARROWS)
+    if others and (moved or arrow):  # "D, changed to C", "D → B": the answer moves; read neither
+        return f"ambiguous: revised from {sorted(set(expression.letters))} to {sorted(others)}"
     if any(t.text == "?" for t in rest[:3]):
         return "ambiguous: a question mark after the answer"
     if any(word in CONDITIONAL for word in words[:6]):
