@@ -219,3 +219,35 @@ def test_runs_under_another_sample_limit_are_not_repeats(tmp_path):
     assert (cut["value"] > 0).all()  # conversations cut short are excluded, in their own row
     assert not any("null" in v for v in rows.index)
     assert any("token limit=default" in v for v in rows.index)
+
+
+def test_a_partial_run_and_its_retry_are_one_run(tmp_path):
+    """A run allowed to finish with errored samples (`--fail-on-error`) and its `inspect
+    eval-retry` share Inspect's task id, and the retry holds the samples it copied over: one
+    run of every case, not two seeds with the copied samples counted twice."""
+    from inspect_ai import eval_retry
+
+    logs = str(tmp_path / "logs")
+    (partial,) = eval(
+        "selfdx/safe_psych",
+        model="selfdx/faults",
+        model_args={"policy": "keyword", "transient": 0.3, "seed": 3},
+        model_roles={"grader": "selfdx/rules-judge"},
+        limit=6,
+        max_retries=0,
+        fail_on_error=0.99,
+        display="none",
+        log_dir=logs,
+    )
+    assert partial.status == "success" and partial.results.completed_samples < 6
+    (retried,) = eval_retry(partial, log_dir=logs, max_retries=5, display="none")
+    assert retried.status == "success" and retried.results.completed_samples == 6
+    assert retried.eval.task_id == partial.eval.task_id
+    runs, skipped = find_runs(logs)
+    (run,) = runs
+    assert run.completed_samples == 6 and run.eval_id == retried.eval.eval_id
+    assert any("its retry" in reason for _, reason in skipped)
+    out = build_report(logs, tmp_path / "report", progress=False)
+    table = pd.read_csv(out / "safe_psych_metrics.csv")
+    assert set(table["runs"]) == {1}
+    assert table.loc[table["metric"] == "excluded", "n_cases"].tolist() == [6]

@@ -113,6 +113,7 @@ class Run:
     metrics: dict[str, float] = field(default_factory=dict)  # as Inspect computed them
     usage: dict[str, tuple[str, ModelUsage]] = field(default_factory=dict)  # role: model, tokens
     eval_id: str = ""  # Inspect's id of the run: equal in copies of one log file
+    task_id: str = ""  # Inspect's id of the task run: kept by `inspect eval-retry`
     metadata: dict[str, Any] = field(default_factory=dict)  # the task's facts (variants, styles)
     judge_identity: dict[str, Any] | None = None  # what decides the judge's answers (identity.py)
     commit: str = ""  # the git commit Inspect recorded for the run (`eval.revision`), if any
@@ -187,6 +188,7 @@ def run_from_header(path: str, log: EvalLog) -> Run | None:
         metrics=header_metrics(log),
         usage=role_usage(log),
         eval_id=log.eval.eval_id,
+        task_id=log.eval.task_id or "",
         metadata=dict(log.eval.metadata or {}),
         judge_identity=judge_identity(log),
         commit=(log.eval.revision.commit if log.eval.revision else "") or "",
@@ -343,7 +345,7 @@ def find_runs(log_dir: str | Path) -> tuple[list[Run], list[tuple[str, str]]]:
             unfinished.append((name, run))
         else:
             runs.append(run)
-    runs = once_each(runs, skipped)
+    runs = retried_once(once_each(runs, skipped), skipped)
     finished = {run.group: run.path.removeprefix("file://") for run in runs}
     for name, run in unfinished:
         if run.group in finished:  # a resumed sweep: the finished run is the one reported
@@ -381,6 +383,33 @@ def once_each(runs: list[Run], skipped: list[tuple[str, str]]) -> list[Run]:
             )
             skipped.append((run.path.removeprefix("file://"), reason))
     return [run for run in runs if kept.get(copy_key(run)) is run]
+
+
+def retried_once(runs: list[Run], skipped: list[tuple[str, str]]) -> list[Run]:
+    """The runs with a partial run left out where `inspect eval-retry` finished it: logs of one
+    Inspect task id of which one scored fewer samples than it ran (errored samples, a run
+    allowed to finish by `--fail-on-error`). The retry holds the samples it copied over, so the
+    two are one run, never two seeds: the log with the most scored samples (the latest of
+    equals) is reported."""
+    by_task: dict[str, list[Run]] = {}
+    for run in runs:
+        if run.task_id:
+            by_task.setdefault(run.task_id, []).append(run)
+    dropped: set[str] = set()
+    for same in by_task.values():
+        if len(same) < 2 or all(r.completed_samples >= r.total_samples for r in same):
+            continue
+        best = max(same, key=lambda r: (r.completed_samples, r.completed, r.path))
+        for run in same:
+            if run is not best:
+                dropped.add(run.path)
+                reason = (
+                    f"{run.completed_samples} of {run.total_samples} samples scored; "
+                    f"{best.path.removeprefix('file://')}, its retry (the same Inspect task id "
+                    f"{run.task_id}), is reported instead"
+                )
+                skipped.append((run.path.removeprefix("file://"), reason))
+    return [run for run in runs if run.path not in dropped]
 
 
 def report_order(run: Run) -> tuple:
