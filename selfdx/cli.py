@@ -298,6 +298,12 @@ def main(argv: list[str] | None = None) -> int:
     from selfdx.errors import SelfdxError
 
     try:
+        out = getattr(args, "out", None)
+        if out is not None and "://" in str(out):  # a Path would turn s3://b/x into ./s3:/b/x
+            raise SelfdxError(
+                f"--out {out}: the output is written to a local folder; give one and copy it "
+                "to the store afterwards (logs may be read from an object store, not written)"
+            )
         return args.run(args)
     except SelfdxError as error:
         # selfdx's own checks: one line naming what is wrong, no traceback

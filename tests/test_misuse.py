@@ -414,3 +414,22 @@ def test_a_misspelled_scorer_argument_is_one_line(tmp_path):
     assert "no argument 'dta' (did you mean data?)" in " ".join(said.split())
     assert "Traceback" not in said
     assert not (tmp_path / "out.eval").exists()
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["report", "logs", "--out", "s3://bucket/report"],
+        ["export", "safe-psych", "logs", "--out", "s3://bucket/export"],
+        ["annotation-sample", "logs", "--out", "gs://bucket/sample"],
+    ],
+)
+def test_an_output_url_is_refused_in_one_line(argv, tmp_path, monkeypatch, capsys):
+    """`--out s3://...` once wrote to a local folder `./s3:/...` and said it wrote the report."""
+    from selfdx.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "--out" in err and "local folder" in err
+    assert list(tmp_path.iterdir()) == []  # nothing written, no ./s3: folder
