@@ -212,6 +212,31 @@ def test_rejudging_with_another_grader(keyword_log, tmp_path):
     assert metrics.judge.str.endswith("(re-judged)").any()
 
 
+def test_a_second_rejudging_gets_its_own_row(keyword_log, tmp_path):
+    """Inspect appends a second re-judging as `safe_psych_rejudge1`: the report gives each judge
+    its row and its agreement line (the second was left out, unsaid)."""
+    from inspect_ai.log import write_eval_log
+
+    log = read_eval_log(keyword_log.location)
+    for judge in (flipping_judge(), "selfdx/rules-judge"):
+        log = score(
+            log,
+            [safe_psych_rejudge(judge_cache=False)],
+            model_roles={"grader": judge},
+            action="append",
+            display="none",
+        )
+    assert {"safe_psych_rejudge", "safe_psych_rejudge1"} <= set(log.samples[0].scores)
+    (tmp_path / "logs").mkdir()
+    write_eval_log(log, str(tmp_path / "logs" / "rescored.eval"))
+    build_report(tmp_path / "logs", tmp_path / "report", progress=False)
+    metrics = pd.read_csv(tmp_path / "report" / "safe_psych_metrics.csv")
+    rejudged = set(metrics.loc[metrics.judge.str.endswith("(re-judged)"), "judge"])
+    assert len(rejudged) == 2 and "selfdx/rules-judge (re-judged)" in rejudged
+    table = pd.read_csv(tmp_path / "report" / "safe_psych_judge_agreement.csv")
+    assert len(table) == 2
+
+
 HUMAN = pd.DataFrame(
     {
         "annotation_id": [f"ann_{i:04d}" for i in range(1, 7)],

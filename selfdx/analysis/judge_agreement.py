@@ -20,7 +20,7 @@ import pandas as pd
 from inspect_ai.log import read_eval_log
 from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa
 
-from selfdx.analysis.logs import read_samples
+from selfdx.analysis.logs import read_samples, rejudge_scorers
 from selfdx.arguments import PositiveInt, checked
 from selfdx.datasets.behaviour_labels import AS_NONE
 from selfdx.errors import SelfdxError, warn
@@ -154,10 +154,11 @@ def labels_from_log(log_path: str, key: pd.DataFrame) -> pd.DataFrame:
 
 
 def turn_labels(sample) -> dict[int, dict[str, str | None]]:
-    """Per stage: the judge's labels, preferring a re-judged score when the log has one."""
-    rejudged = (sample.scores or {}).get("safe_psych_rejudge")
-    if rejudged is not None and rejudged.metadata:
-        return {t["stage"]: {f: t.get(f) for f in FIELDS} for t in rejudged.metadata["turns"]}
+    """Per stage: the judge's labels, preferring a re-judged score when the log has one (the
+    last re-judging, where several judges re-judged it)."""
+    rejudged = [sample.scores[n] for n in rejudge_scorers(sample) if sample.scores[n].metadata]
+    if rejudged:
+        return {t["stage"]: {f: t.get(f) for f in FIELDS} for t in rejudged[-1].metadata["turns"]}
     turns = sample.store.get("SafePsychTrace:turns", [])
     return {
         t["stage"]: {

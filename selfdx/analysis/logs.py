@@ -8,6 +8,7 @@ whole transcripts.
 from __future__ import annotations
 
 import math
+import re
 from collections import defaultdict
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
@@ -195,6 +196,17 @@ def run_from_header(path: str, log: EvalLog) -> Run | None:
         started=(log.stats.started_at if log.stats else "") or "",
         completed=(log.stats.completed_at if log.stats else "") or "",
     )
+
+
+REJUDGE_SCORER = "safe_psych_rejudge"
+# Inspect names a second scorer of one name `<name>1`, `<name>2` ... when scores are appended.
+REJUDGE_NAME = re.compile(rf"^{REJUDGE_SCORER}\d*$")
+
+
+def rejudge_scorers(sample: EvalSample) -> list[str]:
+    """The re-judging scores of a sample, in the order they were added."""
+    names = [name for name in (sample.scores or {}) if REJUDGE_NAME.match(name)]
+    return sorted(names, key=lambda n: int(n.removeprefix(REJUDGE_SCORER) or 0))
 
 
 def header_metrics(log: EvalLog) -> dict[str, float]:

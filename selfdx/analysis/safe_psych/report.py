@@ -31,7 +31,7 @@ from selfdx.analysis.figures import (
     stage_label,
     subplots,
 )
-from selfdx.analysis.logs import ConfigKey, Run, score_values
+from selfdx.analysis.logs import ConfigKey, Run, rejudge_scorers, score_values
 from selfdx.analysis.metric_table import Cell, MetricAccumulator
 from selfdx.datasets.strategies import is_full_info
 from selfdx.judge.agreement import accuracy, cohen_kappa
@@ -48,7 +48,7 @@ from selfdx.scorers.safe_psych.outcome import (
 )
 
 SCORER = "safe_psych_scorer"
-REJUDGE_SCORER = "safe_psych_rejudge"
+
 METRIC_GROUPS = {
     "Behaviour": list(BEHAVIOUR_KEYS),
     "Diagnostic accuracy": list(ACCURACY_KEYS),
@@ -117,16 +117,17 @@ class SafePsychCollector:
             if rubric_values:
                 self.metrics.add(run, sample.id, rubric_values)
         self._add_case(run, sample, values, sample.scores[SCORER].metadata or {})
-        rejudged = (sample.scores or {}).get(REJUDGE_SCORER)
-        if rejudged is not None and rejudged.metadata:
-            self._add_rejudged(run, sample, rejudged.metadata)
+        for name in rejudge_scorers(sample):  # `inspect score --action append`: one per judge
+            self._add_rejudged(run, sample, name, sample.scores[name].metadata or {})
 
-    def _add_rejudged(self, run: Run, sample: EvalSample, details: dict) -> None:
+    def _add_rejudged(self, run: Run, sample: EvalSample, scorer: str, details: dict) -> None:
         """A re-judged log adds a row for the new judge and action pairs for agreement."""
         turns = details.get("turns", [])
+        if not turns:
+            return
         new_judge = next((t["judge_model"] for t in turns if t.get("judge_model")), "unknown")
         rejudged_run = replace(run, judge=f"{new_judge} (re-judged)")
-        values = score_values(sample, REJUDGE_SCORER)
+        values = score_values(sample, scorer)
         values.pop("action_agreement", None)
         self.metrics.add(rejudged_run, sample.id, values)
         self._add_case(rejudged_run, sample, values, details)
