@@ -250,3 +250,29 @@ def test_the_four_readings_a_probe_round_left_debatable_are_decided():
         [item("interview_free_text", "committed", [mdd], reply, 1)], disorder_names()
     )
     assert result.outcome == "right", result.reading
+
+
+@pytest.mark.parametrize(
+    ("reply", "claim"),
+    [
+        ("DIAGNOSIS: C\nCRITERIA MET: yes", "yes"),
+        ("DIAGNOSIS: C\nCRITERIA MET: Not met", "no"),
+        ("DIAGNOSIS: C\nCRITERIA MET: Yes (duration and impairment documented)", "yes"),
+        # the third probe round: a qualified yes, a split one, two lines that differ
+        ("DIAGNOSIS: C\nCRITERIA MET: Yes, but I cannot be sure", "cannot tell"),
+        ("DIAGNOSIS: B and C\nCRITERIA MET: Yes for B, no for C", "cannot tell"),
+        ("DIAGNOSIS: C\nCRITERIA MET: yes\n\nRevised:\nCRITERIA MET: unsure", "cannot tell"),
+    ],
+)
+def test_a_criteria_line_is_read_with_its_qualifiers(reply, claim):
+    from selfdx.instruments.answers.interviewer_reply import parse_reply
+
+    assert parse_reply(reply).criteria == claim
+
+
+def test_a_letter_that_is_no_option_spoils_the_list():
+    """The third probe round: "B, C, E" was read as {B, C}, credited on a key of B and C."""
+    (result,) = measure(
+        [item("mentalbench_multi", "hedged", [], "Answer: B, C, E", 1)], disorder_names()
+    )
+    assert result.reading is None

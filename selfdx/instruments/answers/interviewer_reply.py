@@ -38,6 +38,26 @@ CLAIMS = {"yes": "yes", "true": "yes", "met": "yes", "no": "no", "false": "no", 
 Claim = Literal["yes", "no", "cannot tell"]
 
 
+# What qualifies a yes or a no on its own line: "Yes, but I cannot be sure", "Yes for B, no for C".
+QUALIFIED = re.compile(
+    r"\b(?:but|though|although|however|not\s+sure|unsure|uncertain|cannot|can'?t|probably"
+    r"|likely|maybe|perhaps|possibly|partially|partly|yes|no)\b|\?",
+    re.IGNORECASE,
+)
+
+
+def criteria_claim(after: str) -> Claim | None:
+    """The claim of a CRITERIA MET line from the text after its keyword: yes, no, cannot tell
+    (a qualified yes or no too), or None where it says none of these."""
+    said = CLAIM.match(after)
+    if not said:
+        return None
+    word = " ".join(said.group(1).lower().split())
+    claim: Claim = CLAIMS.get(word, "cannot tell")  # type: ignore[assignment]
+    rest = after[said.end() :].partition("\n")[0]
+    return "cannot tell" if claim != "cannot tell" and QUALIFIED.search(rest) else claim
+
+
 @dataclass(frozen=True)
 class ParsedReply:
     """An interviewer reply read as a question, an answer, a decline, or nothing usable."""
@@ -133,14 +153,13 @@ def parse_reply(reply: str) -> ParsedReply:
         return ParsedReply("question", question=text) if text else ParsedReply("unparsed")
     if kind == "DECLINE":
         return ParsedReply("decline", diagnosis=None)
-    criteria: Claim | None = None
+    claims: list[Claim | None] = []
     for match in KEYWORD.finditer(reply):
         if match.group(1).upper().startswith("CRITERIA"):
-            said = CLAIM.match(reply[match.end() :])
-            if said:
-                word = " ".join(said.group(1).lower().split())
-                criteria = CLAIMS.get(word, "cannot tell")  # type: ignore[assignment]
-            break
+            claims.append(criteria_claim(reply[match.end() :]))
+    criteria: Claim | None = claims[0] if claims else None
+    if len(set(claims)) > 1:  # two CRITERIA lines that differ: the reply cannot tell
+        criteria = "cannot tell"
     if not text:
         return ParsedReply("unparsed")
     return ParsedReply("answer", diagnosis=text, criteria=criteria)

@@ -57,6 +57,9 @@ RULED_OUT = re.compile(
     r"|doesn't|not\s+(?:fit|apply|the\s+answer))\b",
     re.IGNORECASE,
 )
+# A letter past the four options listed with them ("Answer: B, C, E"): no option, so the list
+# is not the answer it seems.
+NO_SUCH_LETTER = re.compile(r"(?:^|[\s,;/&(+])[E-H](?=$|[\s,;.)/&+])")
 # An answer that moves within its own sentence: "D, changed to C", "D -> B".
 REVISED = {"changed", "revised", "switched", "amended", "updated", "corrected"}
 ARROWS = {"→", "->", "⇒", "=>", "⟶"}
@@ -400,6 +403,8 @@ def parse_strict(text: object, options: Sequence[str]) -> ParsedAnswer:
             after = f"{head}\n{below}"
             if settled is not None and settled.letters and taken_back(after, settled.letters):
                 return unparsed("ambiguous", "the answer is taken back after it")
+            if settled is not None and settled.letters and NO_SUCH_LETTER.search(head):
+                return unparsed("unparsed", "a letter that is no option in the answer")
             if settled is not None:
                 return settled
 
