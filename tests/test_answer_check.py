@@ -213,6 +213,7 @@ MDD_PSYCHOTIC = "Major Depressive Disorder with Psychotic Features"
             "DIAGNOSE\n- Primary: F43.1 PTSD\n- Differential: F43.0 (excluded)",
             ["F43.1"],
         ),
+        ("interview_type3", "DIAGNOSIS: all of B, C", ["B", "C"]),  # not every option
         # the third probe round: a negation in a statement, a primary before a secondary
         ("safe_psych", "DIAGNOSE\nThe diagnosis is not F43.1 but F43.2.", ["F43.2"]),
         ("safe_psych", "DIAGNOSE: Diagnosis: Not F43.1; F43.2", ["F43.2"]),

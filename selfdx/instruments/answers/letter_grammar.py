@@ -153,6 +153,9 @@ def read_expression(tokens: list[Token], start: int = 0, fillers: bool = True) -
                 after += 1
             if token.lower != "all":
                 return Expression([], after, False, none=True)
+            if after > index + 1 and after < count and letter_of(tokens, after):
+                index = after  # "all of B, C": those letters, not every option
+                continue
             if after > index + 1:
                 return Expression(list(LETTERS), after, False)
         if token.kind == "WORD" and token.lower in HEDGE_SEPARATORS:
