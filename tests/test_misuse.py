@@ -433,3 +433,15 @@ def test_an_output_url_is_refused_in_one_line(argv, tmp_path, monkeypatch, capsy
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "--out" in err and "local folder" in err
     assert list(tmp_path.iterdir()) == []  # nothing written, no ./s3: folder
+
+
+@pytest.mark.parametrize("task", ["safe_psych", "mentalbench", "interview", "judge_check"])
+def test_data_given_as_a_url_is_refused_by_name(task):
+    """`-T data=s3://b/x.csv` was read as the local path `s3:/b/x.csv` ("does not exist")."""
+    import importlib
+
+    from selfdx.errors import ArgumentError
+
+    make = getattr(importlib.import_module(f"selfdx.inspect_tasks.{task}"), task)
+    with pytest.raises(ArgumentError, match=r"^data: s3://bucket/x\.csv is a URL"):
+        make(data="s3://bucket/x.csv")

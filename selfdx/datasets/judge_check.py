@@ -33,7 +33,7 @@ from inspect_ai.dataset import MemoryDataset, Sample
 
 from selfdx.datasets.behaviour_labels import AS_NONE, LABELS, LIST_KEYS, Action, derive_action
 from selfdx.datasets.csv_files import read_csv_rows, read_utf8
-from selfdx.datasets.paths import DEMO_DIR
+from selfdx.datasets.paths import DEMO_DIR, local_path
 from selfdx.errors import SelfdxError, warn
 
 DEMO_FILE = DEMO_DIR / "judge_check.jsonl"
@@ -301,7 +301,7 @@ def read_annotation_csv(path: Path) -> list[Sample]:
 def judge_check_dataset(data: str = "demo") -> MemoryDataset:
     """The labelled replies named by `data` ("demo", a JSONL file, an annotated CSV or the
     folder of an annotation sample)."""
-    path = DEMO_FILE if data == "demo" else Path(data).expanduser()
+    path = DEMO_FILE if data == "demo" else local_path(data)
     if path.is_dir():
         path = path / "annotation_blind.csv"
         if not path.is_file():

@@ -14,6 +14,20 @@ DEMO_DIR = Path(__file__).parent / "demo"
 SHOWN_ENTRIES = 6
 
 
+def local_path(data: str | Path) -> Path:
+    """A `data=` path on this machine. A URL (`s3://...`) is an ArgumentError saying so: a
+    `Path` would silently read `s3://b/x.csv` as the local `s3:/b/x.csv` and report that it does
+    not exist. (Logs may live on an object store; input data is read from local files.)"""
+    from selfdx.errors import ArgumentError
+
+    if "://" in str(data):
+        raise ArgumentError(
+            f"data: {data} is a URL; data= takes a local file or folder (copy it from the store "
+            "first), or the names the task lists"
+        )
+    return Path(data).expanduser()
+
+
 def read_json(path: Path, what: str, error: type[Exception]) -> Any:
     """The JSON in `path`; a file that is not UTF-8 JSON, or is nested too deeply to read, is
     `error("<what>: not valid JSON (...)")`, never a traceback."""

@@ -18,7 +18,7 @@ from selfdx.datasets.behaviour_labels import Action
 from selfdx.datasets.csv_files import read_csv_rows
 from selfdx.datasets.hub import load_from_hub
 from selfdx.datasets.icd10 import gold_code_problem, normalize_code
-from selfdx.datasets.paths import DEMO_DIR, columns_found, what_is_there
+from selfdx.datasets.paths import DEMO_DIR, columns_found, local_path, what_is_there
 from selfdx.errors import SelfdxError
 
 logger = logging.getLogger(__name__)
@@ -315,7 +315,7 @@ def read_records(data: str, revision: str) -> tuple[list[dict[str, Any]], list[s
     if data == "hf":
         records, columns, commit = read_hf_records(revision)
         return records, columns, f"{HF_DATASET}@{commit}"
-    path = DEMO_CSV if data == "demo" else Path(data).expanduser()
+    path = DEMO_CSV if data == "demo" else local_path(data)
     records, columns = read_csv_records(path)
     return records, columns, str(path)
 

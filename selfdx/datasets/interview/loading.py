@@ -27,7 +27,7 @@ from selfdx.datasets.mentalbench.sources import find_dataset_dir
 from selfdx.datasets.mentalkg.entities import MentalKG
 from selfdx.datasets.mentalkg.profile_schema import CaseProfile
 from selfdx.datasets.mentalkg.profiles import sample_profiles
-from selfdx.datasets.paths import read_json
+from selfdx.datasets.paths import local_path, read_json
 from selfdx.errors import ArgumentError, SelfdxError
 
 DEFAULT_SAMPLED = 10  # fresh profiles per type when `n_sampled` is not given
@@ -200,7 +200,7 @@ def load_cases(
         n = settings["cases_per_type"] if n_sampled is None else n_sampled
         chosen_seed = settings["seed"] if seed is None else seed
         return kg, sampled_cases(kg, variants, n, chosen_seed, source="demo")
-    path = Path(data).expanduser()
+    path = local_path(data)
     if not path.exists():
         raise ArgumentError(f"data: {data!r} does not exist")
     kg = kg_for(data)

@@ -37,7 +37,7 @@ from selfdx.datasets.mentalbench.sources import (
     read_hugging_face,
     read_resources_folder,
 )
-from selfdx.datasets.paths import what_is_there
+from selfdx.datasets.paths import local_path, what_is_there
 from selfdx.errors import ArgumentError
 
 __all__ = [
@@ -68,7 +68,7 @@ def load_items(
     elif str(data) == "hf":
         items = read_hugging_face(revision)
     else:
-        path = Path(data).expanduser()
+        path = local_path(data)
         if not path.exists():
             raise ArgumentError(
                 f"data: {str(data)!r} does not exist (data= takes 'hf', 'demo', the resources/ "
