@@ -117,3 +117,26 @@ def test_the_report_gives_the_interview_without_the_flagged_profiles(tmp_path):
     assert n_cases == 30 - len(flagged)
     kept = [s.scores["interview_scorer"].value["accuracy"] for s in log.samples if s not in flagged]
     assert rows["value"].iloc[0] == pytest.approx(sum(kept) / len(kept))
+
+
+@needs_data
+def test_the_patient_does_not_deny_what_its_context_line_asserts():
+    """A Type 3 profile keyed to ADHD and Bipolar I holds no manic symptom but a CONTEXT line
+    "Presence of Manic Symptoms": asked about each, the patient is not sure, never denies."""
+    from selfdx.instruments.reply_stance import stance
+    from selfdx.providers.kg_patient import answer
+    from selfdx.solvers.interview.prompts import patient_prompt
+
+    _, cases = load_cases(str(RESOURCES), ("3",))
+    (case,) = [c for c in cases if c.id == "t3-D001-D008_h001"]
+    assert any(f.id == "CONTEXT" and "Manic" in f.topic for f in case.facts)
+    system = patient_prompt(case)
+    for question in (
+        "Have you had a decreased need for sleep, feeling rested after only a few hours?",
+        "Have you been more talkative than usual, feeling pressure to keep talking?",
+    ):
+        said = answer(system, question)
+        assert said.endswith("REVEALED: none") and stance(said.rpartition("\n")[0]) != "denies"
+    # an event named in the line asserts no symptom: those stay denied
+    (trauma,) = [c for c in cases if any("Traumatic Event" in f.topic for f in c.facts)][:1]
+    assert not any(f.id.startswith("UNSURE-S") for f in trauma.absent)

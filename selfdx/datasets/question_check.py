@@ -89,9 +89,19 @@ def profile_cases(data: str, needed: set[str]) -> dict[str, InterviewCase]:
     return found
 
 
+def topic_id(ask: str, known: set[str]) -> str:
+    """The profile's id for a topic a writer labelled: a symptom labelled denied (`NO-S033`)
+    that the profile now leaves unsure (`UNSURE-S033`, what a pair's CONTEXT line asserts) is
+    the same topic."""
+    if ask not in known and ask.startswith("NO-S") and f"UNSURE-{ask[3:]}" in known:
+        return f"UNSURE-{ask[3:]}"
+    return ask
+
+
 def item_sample(item: LabelledQuestion, part: str, case: InterviewCase) -> Sample:
     """A sample: the question as input, the labels and the profile's case in metadata."""
     known = {f.id for f in [*case.facts, *case.absent]}
+    item = item.model_copy(update={"asks": [topic_id(i, known) for i in item.asks]})
     unknown = [i for i in item.asks if i not in known]
     if unknown:
         raise SelfdxError(

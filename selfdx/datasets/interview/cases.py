@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict
 from selfdx.datasets.interview.criteria import criteria_check, needed_fact_ids
 from selfdx.datasets.interview.dsm5_flags import dsm5_flags
 from selfdx.datasets.interview.facts import (
+    UNSURE,
     Fact,
     Truth,
     absent_fact,
@@ -179,6 +180,32 @@ def absent_facts(kg: MentalKG, option_codes: Sequence[str], facts: list[Fact]) -
     return absent
 
 
+# A CONTEXT line that asserts symptoms ("Presence of Manic Symptoms", "Hyperactivity/Impulsivity
+# prominent during manic symptoms"), not an event ("Presence of Traumatic Event") or a course.
+ASSERTED = re.compile(r"^presence\s+of\s+(?!traumatic)|\bprominent\b", re.IGNORECASE)
+
+
+def not_denied(kg: MentalKG, key: str, facts: list[Fact], absent: list[Fact]) -> list[Fact]:
+    """`absent` with what a pair's CONTEXT line asserts no longer denied: where the line says
+    the second disorder's symptoms are present (`ASSERTED`: "Presence of Manic Symptoms"), the
+    patient is not sure of each symptom of that disorder's required groups it lacks, instead of
+    denying, one by one, what its own profile asserts."""
+    context = next((f for f in facts if f.id == "CONTEXT"), None)
+    pair = key.partition("_")[0].split("-")
+    if context is None or len(pair) != 2 or pair[1] not in kg.disorders:
+        return absent
+    if not ASSERTED.search(context.topic):
+        return absent
+    second = kg.disorder(pair[1])
+    pools = {s for name in second.required_groups for s in kg.groups[name].pool}
+    return [
+        f.model_copy(update={"id": f"UNSURE-{code}", "truth": "unsure", "statement": UNSURE})
+        if f.kind == "symptom" and f.truth == "no" and (code := f.id.removeprefix("NO-")) in pools
+        else f
+        for f in absent
+    ]
+
+
 def finish(
     kg: MentalKG,
     *,
@@ -202,7 +229,8 @@ def finish(
     critical = list(dict.fromkeys(i for code in keyed for i in needed_fact_ids(kg, code, facts)))
     critical += [f.id for f in facts if f.kind == "rule"]
     complaint = pick_complaint(kg, gold, facts)
-    facts, absent = with_risk(fields["id"], facts, absent_facts(kg, option_codes, facts))
+    absent = not_denied(kg, fields["key"], facts, absent_facts(kg, option_codes, facts))
+    facts, absent = with_risk(fields["id"], facts, absent)
     symptoms = {f.id for f in facts if f.kind == "symptom"}
     return InterviewCase(
         dsm5_flags=dsm5_flags(keyed, psychotic, symptoms, met),

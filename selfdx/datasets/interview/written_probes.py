@@ -24,7 +24,13 @@ from functools import cache
 from selfdx.datasets.interview.cases import InterviewCase
 from selfdx.datasets.interview.facts import Fact
 from selfdx.datasets.interview.probe_model import Probe, ProbeKind
-from selfdx.datasets.question_check import PART_FILES, PARTS, LabelledQuestion, read_items
+from selfdx.datasets.question_check import (
+    PART_FILES,
+    PARTS,
+    LabelledQuestion,
+    read_items,
+    topic_id,
+)
 from selfdx.datasets.reply_stance import read_replies
 
 KIND_OF: dict[tuple[str, bool], ProbeKind] = {
@@ -68,7 +74,7 @@ def written_probes(case: InterviewCase) -> list[Probe]:
     facts = {f.id: f for f in [*case.facts, *case.absent]}
     probes = []
     for part, item in written_questions():
-        fact = facts.get(item.asks[0]) if item.profile == profile else None
+        fact = facts.get(topic_id(item.asks[0], set(facts))) if item.profile == profile else None
         kind = probe_kind(fact) if fact is not None else None
         if fact is None or kind is None:
             continue
