@@ -158,10 +158,15 @@ def test_several_styles_in_one_run_are_reported_per_style(log_dir):
 
 
 def check_styles(log_dir, patient=None):
+    """Every style on the scripted probes (in the offline patient's own words; the written
+    ones: tests/test_patient_check_written.py)."""
     roles = {"patient": patient} if patient else None
     (log,) = eval(
         "selfdx/patient_check",
-        task_args={"patient_style": "plain,minimising,vague,guarded,over_reporting"},
+        task_args={
+            "patient_style": "plain,minimising,vague,guarded,over_reporting",
+            "wording": "scripted",
+        },
         model_roles=roles,
         display="none",
         log_dir=log_dir,
