@@ -220,10 +220,9 @@ def usage_frame(
     for run in runs:
         samples = run.completed_samples
         basis = projection_basis(run)
-        cached = (served or {}).get(run.path)
-        roles = dict(run.usage)
-        cached = dict(cached or {}) if cached is not None else None
+        cached = dict(served[run.path]) if served and run.path in served else None
         uncounted = cached.pop(UNCOUNTED, None) if cached is not None else None
+        roles = dict(run.usage)
         for role, (model, _, _) in (cached or {}).items():
             roles.setdefault(role, (model, ModelUsage()))
         for role, (model, usage) in sorted(roles.items()):

@@ -33,7 +33,8 @@ GRADER_SEED = 123
 REMEMBERED = 50_000
 Remembered = OrderedDict[tuple[bytes, int], tuple[str, ModelUsage | None]]
 _ANSWERS: WeakKeyDictionary[Model, Remembered] = WeakKeyDictionary()
-# In a sample's store: {role: {"input_tokens": n, "output_tokens": n, "calls": n}} of the grader
+# In a sample's store: {role: {"model": name, "input_tokens": n, "output_tokens": n, "calls": n}}
+# of the grader
 # calls answered from memory (what those calls took when they were first made).
 SERVED_KEY = "selfdx:served_from_memory"
 _FENCE_MARKER = re.compile(r"<<<(?=[A-Za-z])|(?<=[A-Za-z])>>>|={3,}")
@@ -121,7 +122,7 @@ async def ask_grader(
             memory.move_to_end(key)
             result.outputs.append(answer)
             result.reused = True
-            count_served(role, usage)
+            count_served(role, result.model, usage)
             return result
     error, reason = "", "format"
     for attempt in range(1, attempts + 1):
@@ -146,10 +147,11 @@ async def ask_grader(
     return result
 
 
-def count_served(role: str, usage: ModelUsage | None) -> None:
+def count_served(role: str, model: str, usage: ModelUsage | None) -> None:
     """Add a call answered from memory to the sample's tally (`SERVED_KEY`)."""
     tally = dict(store().get(SERVED_KEY, {}))
-    seen = dict(tally.get(role, {"input_tokens": 0, "output_tokens": 0, "calls": 0}))
+    empty = {"model": model, "input_tokens": 0, "output_tokens": 0, "calls": 0}
+    seen = dict(tally.get(role, empty))
     seen["input_tokens"] += usage.input_tokens if usage else 0
     seen["output_tokens"] += usage.output_tokens if usage else 0
     seen["calls"] += 1

@@ -97,9 +97,10 @@ def stated_code(reply: str) -> str | None:
         line, _, following = reply[match.end() :].partition("\n")
         if match.group(0).lower().strip(" *_").startswith(("selected", "chosen", "primary diag")):
             line = lead + line  # the marked line of a differential
-        span = line if extract_codes(line) else following.partition("\n")[0]
-        if span is not line and line.strip(" *_:"):
+        own_line = bool(extract_codes(line))
+        if not own_line and line.strip(" *_:"):
             continue  # a statement line without a code: the next line is not its
+        span = line if own_line else following.partition("\n")[0]
         codes = extract_codes(span)
         if not codes:
             continue
