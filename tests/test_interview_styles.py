@@ -27,7 +27,8 @@ from tests.conftest import scripted_model
 
 CASE_ID = "demo-t1-D013_l001"  # a depressive episode with thoughts of death (S109)
 SLEEP_AND_MOOD = "Have you had trouble sleeping, or been feeling low?"  # asks S103 and S101
-SLEEP = "How has your sleep been?"  # S103 alone
+# S103 alone (a broad "how is your sleep?" asks about every sleep symptom)
+SLEEP = "Have you been waking up in the night?"
 
 
 @pytest.fixture(scope="module")
@@ -75,7 +76,7 @@ def test_vague_answers_in_general_until_asked_how_long_how_often_or_for_an_examp
     for detailed in (
         "How often do you have trouble sleeping?",
         "Can you give me an example of what your sleep is like?",
-        "How long have you had trouble sleeping?",
+        "How many nights a week do you have trouble sleeping?",
     ):
         assert "S103" in revealed(answer(system, detailed)), detailed
 

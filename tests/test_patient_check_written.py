@@ -75,11 +75,12 @@ def test_the_offline_patient_fails_where_the_words_are_not_its_own(log_dir):
     assert {s.metadata["wording"] for s in log.samples} == {"written"}
     assert len(log.samples) == 146
     values = check(log)  # the logged metrics equal the measures recomputed by hand
-    assert values["revealed_when_asked"] < 0.9 and values["denied_when_absent"] < 0.9
-    (diurnal,) = [s for s in log.samples if s.id == "demo-t1-D013_l001-present-B-0209"]
-    reply = diurnal.store["PatientCheckTrace:replies"][0]
+    assert values["revealed_when_asked"] < 0.95 and values["denied_when_absent"] < 0.95
+    # "apprehensive expectation" asks about uncontrollable worry in words the reader lacks
+    (worry,) = [s for s in log.samples if s.id == "demo-t1-D011_l001-present-A-0213"]
+    reply = worry.store["PatientCheckTrace:replies"][0]
     assert reply["revealed"] == [] and "not sure what you mean" in reply["shown"]
-    assert diurnal.scores["patient_check_scorer"].value["revealed_when_asked"] == 0.0
+    assert worry.scores["patient_check_scorer"].value["revealed_when_asked"] == 0.0
 
 
 @pytest.mark.parametrize("style", ["vague"])

@@ -160,8 +160,37 @@ def test_a_follow_up_that_points_back_asks_about_what_it_points_to() -> None:
     again = asked_about(
         "How many nights a week does that happen?", topics, None, ["How have you been sleeping?"]
     )
-    assert set(again) == {i for i in sleep if i.startswith(("S", "NO-S"))}
+    # "that" points to what the patient told: the sleep symptom it has, not those it lacks
+    assert set(sleep) > {"S103"} and set(again) == {"S103"}
     assert asked_about("How many nights a week does that happen?", topics) == []
+
+
+def test_a_broad_question_asks_about_its_whole_area_and_a_narrowed_one_does_not() -> None:
+    case = demo_case("demo-t1-D013_l001")
+    topics = [topic_of(f) for f in [*case.facts, *case.absent]]
+    # the area's word alone asks about each of its symptoms, had or lacked
+    assert set(asked_about("How are you sleeping these days?", topics)) == {
+        "S103", "NO-S126", "NO-S132"
+    }  # fmt: skip
+    assert asked_about("Any early-morning waking?", topics) == ["S103"]
+
+
+def test_a_mood_spell_that_sets_the_time_asks_about_what_it_scopes() -> None:
+    case = demo_case("demo-t1-D013_l001")
+    topics = [topic_of(f) for f in [*case.facts, *case.absent]]
+    scoped = asked_about("During the bad patches, are you waking up early?", topics)
+    assert "S103" in scoped and "S101" not in scoped
+    assert "S101" in asked_about("Have you been in a low mood?", topics)
+
+
+def test_a_requirement_asked_in_other_words_is_read_by_its_ideas() -> None:
+    case = demo_case("demo-t2-D020_m001")
+    topics = [topic_of(f) for f in [*case.facts, *case.absent]]
+    ids = {t.id for t in topics if t.subject == "requirement"}
+    assert set(asked_about("Did all of this kick in within a couple of months of that upheaval?",
+                           topics)) == ids  # fmt: skip
+    # the same ideas missing one of them: no requirement
+    assert not set(asked_about("Did all of this kick in after a couple of months?", topics)) & ids
 
 
 def test_an_open_invitation_asks_for_the_complaint_and_names_no_topic() -> None:

@@ -33,7 +33,7 @@ from selfdx.scorers.patient_check.scorer import patient_check_scorer
 from selfdx.solvers.interview.patient_check import ask_probe
 from selfdx.solvers.interview.solver import DEFAULT_PATIENT
 
-TASK_VERSION = "2-A"  # 2: replies read by meaning; probes written apart from the patient's cues
+TASK_VERSION = "3-A"  # 2: replies read by meaning, written probes; 3: question reader
 WORDINGS = ("scripted", "written")
 
 

@@ -26,7 +26,7 @@ from selfdx.gc_tuning import use_gc_freeze
 from selfdx.run_facts import task_facts
 from selfdx.scorers.question_check.scorer import ReaderKind, question_check_scorer
 
-TASK_VERSION = "1-A"
+TASK_VERSION = "2-A"  # 2: broad areas, time-setting spells, requirements by ideas, ask cues
 
 
 def normalise_parts(part: str | Sequence[str]) -> list[str]:

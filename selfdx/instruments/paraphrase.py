@@ -32,5 +32,5 @@ _COMPILED = tuple((re.compile(rf"\b(?:{p})\b", re.IGNORECASE), plain) for p, pla
 def plain_words(clause: str) -> str:
     """`clause` with each idiom of `IDIOMS` followed by its plain paraphrase."""
     for pattern, plain in _COMPILED:
-        clause = pattern.sub(lambda match, plain=plain: f"{match.group()} {plain}", clause)
+        clause = pattern.sub(plain, clause)
     return clause

@@ -48,6 +48,28 @@ TRIGGERS: dict[str, re.Pattern[str]] = {
         re.IGNORECASE,
     ),
 }
+# The start of a `SCOPE` that only sets when ("during", "when you're"), unlike "in a low mood".
+TIME_SCOPE = re.compile(
+    r"(?:during|when|whenever|while|through|throughout|between|after|before|outside)\b"
+    r"|.*\b(?:spells?|periods?|patch(?:es)?|phases?|episodes?|stretches?)$",
+    re.IGNORECASE,
+)
+# A mood spell named as the time a question is about ("during the highs", "in your low
+# periods", "when you're up"): it sets when, and asks about no symptom of its own.
+SCOPE = re.compile(
+    r"\b(?:during|in|through(?:out)?|when(?:ever)?|while|at|over|between|after|before|outside"
+    r"|of)\s+(?:(?:the|your|a|an|one of (?:those|these|your|the)|those|these|that|this|any|each"
+    r"|every)\s+)?(?:(?:last|latest|most recent|worst|typical|usual|bad|good)\s+)?"
+    r"(?:high|low|manic|hypomanic|depressive|depressed|elated|dark|down|up)s?"
+    r"(?:\s+(?:spells?|periods?|patch(?:es)?|phases?|times?|episodes?|stretches?|moods?|days?"
+    r"|weeks?|months?))?\b"
+    r"|\bwhen(?:ever)? (?:you(?:'re| are| were| get| got| feel| felt| go)|you're in|it's a)\s+"
+    r"(?:\w+\s+)?(?:high|low|up|down|manic|depressed|elated)\b"
+    r"|\b(?:your|the|those|these) (?:high|low|manic|depressive|elated) (?:spells?|periods?"
+    r"|patch(?:es)?|phases?|episodes?|stretches?)\b"
+    r"|\b(?:when(?:ever)?|during|after|before|while) (?:you |a |the |your )?binge(?:s|ing)?\b",
+    re.IGNORECASE,
+)
 # The parts of life an impairment question names.
 LIFE_AREA = re.compile(
     r"\b(?:work|job|shifts?|career|school|college|stud(?:y|ies)|home|house|family|relationships?"

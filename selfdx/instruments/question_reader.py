@@ -51,16 +51,21 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from selfdx.datasets.interview.patient_words import requirement_identity
 from selfdx.datasets.mentalkg.diagnosis_names import find_diagnosis_names
 from selfdx.instruments.paraphrase import plain_words
+from selfdx.instruments.question_areas import AREAS, area_symptoms, code_of
 from selfdx.instruments.question_forms import (
     DIAGNOSIS_QUESTION,
     LIFE_AREA,
     OPEN_QUESTION,
     OTHERS,
     QUOTED,
+    SCOPE,
+    TIME_SCOPE,
     TRIGGERS,
 )
+from selfdx.instruments.requirement_concepts import names_requirement
 from selfdx.instruments.risk_questions import (
     acts_only,
     risk_domains,
@@ -85,6 +90,7 @@ DESCRIPTION_SHARE = 0.6
 TEXT_SHARE = 0.6
 VERBATIM = 0.8
 QUOTE_SHARE = 0.75
+CONCEPT_SHARE = 1.0
 SELF_DESTRUCTIVE = re.compile(r"self[\s_-]?destruct", re.IGNORECASE)
 
 
@@ -113,7 +119,9 @@ def symptom_matches(
     return found
 
 
-def text_share(topic: Topic, clause: tuple[str, ...], content: frozenset[str]) -> float:
+def text_share(
+    topic: Topic, clause: tuple[str, ...], content: frozenset[str], text: str = ""
+) -> float:
     """How well a clause asks about a requirement, context or rule: above 2 when it restates
     the text (80% of the words of both in common), above 1 for a cue phrase (longer cues
     higher), else the share of the text's content words the clause holds."""
@@ -126,6 +134,8 @@ def text_share(topic: Topic, clause: tuple[str, ...], content: frozenset[str]) -
     cues = topic.cues_said(clause)
     if cues:
         return 1.0 + max(map(len, cues)) / 100
+    if names_requirement(requirement_identity(topic.text), text):
+        return CONCEPT_SHARE
     return common / len(wanted)
 
 
@@ -147,6 +157,19 @@ def symptoms_in_clause(
             continue  # the same words asked about a symptom the patient has
         kept.append(topic)
     return kept
+
+
+def symptoms_named(symptoms: Sequence[Topic], clause: str) -> list[Topic]:
+    """The symptoms a clause asks about; a mood spell that only sets the time ("during the
+    highs, did you spend a lot?") is left out; named otherwise ("in a low mood"), it counts
+    when the clause asks about nothing else."""
+    scopes = list(SCOPE.finditer(clause))
+    if scopes:
+        bare = SCOPE.sub(" ", clause)
+        found = symptoms_in_clause(symptoms, tokens(bare), content_words(bare))
+        if found or any(TIME_SCOPE.match(m.group()) for m in scopes):
+            return found
+    return symptoms_in_clause(symptoms, tokens(clause), content_words(clause))
 
 
 def of_groups(
@@ -215,23 +238,30 @@ def clause_hits(question: str, by_subject: dict[str, list[Topic]]) -> set[str]:
         clause = plain_words(without_risk(without_names(clause)))
         said, content = tokens(clause), content_words(clause)
         shares = [
-            (text_share(t, said, content), t)
+            (text_share(t, said, content, clause), t)
             for subject in ("requirement", "context", "rule")
             for t in by_subject.get(subject, [])
         ]
         best = max((share for share, _ in shares), default=0.0)
         if best >= TEXT_SHARE:  # the clause asks about a requirement: nothing else
             hit |= {t.id for share, t in shares if share == best}
-            continue
-        found = symptoms_in_clause(by_subject.get("symptom", []), said, content)
+            if best != CONCEPT_SHARE:
+                continue
+        symptoms = by_subject.get("symptom", [])
+        found = symptoms_named(symptoms, clause)
+        found += [t for t in area_symptoms(clause, symptoms, found) if t not in found]
+        if best == CONCEPT_SHARE:  # the mood the requirement names is not asked again
+            found = [t for t in found if code_of(t) not in AREAS["mood"][1]]
         impaired = TRIGGERS["impairment"].search(clause) and by_subject.get("impairment")
         if impaired and (LIFE_AREA.search(clause) or not found):
             # how what it names affects life: its impairment, not the symptoms named again
             hit |= {t.id for t in of_groups(by_subject["impairment"], said, found)}
             continue
-        hit |= {t.id for t in found}
         if TRIGGERS["duration"].search(clause) and by_subject.get("duration"):
+            # how long what it names has lasted: its duration, not the symptoms named again
             hit |= {t.id for t in of_groups(by_subject["duration"], said, found)}
+        else:
+            hit |= {t.id for t in found}
         if found:
             continue
         if TRIGGERS["stressor"].search(clause):
@@ -267,11 +297,13 @@ def is_open(question: str, by_subject: dict[str, list[Topic]]) -> bool:
 def followed_up(question: str, before: str, by_subject: dict[str, list[Topic]]) -> set[str]:
     """What a follow-up that points back ("how often does that happen?") asks about: the
     symptoms the turn before asked about; its duration or its impairment when it asks how long
-    or how it affects life."""
+    or how it affects life. Of several, those the patient has (what "that" points to)."""
     earlier = clause_hits(before, by_subject)
     symptoms = [t for t in by_subject.get("symptom", []) if t.id in earlier]
     if not symptoms:
         return set()
+    # "that" points to what the patient told: the symptoms it has, where it has any
+    symptoms = [t for t in symptoms if t.truth == "yes"] or symptoms
     for kind in ("duration", "impairment"):
         if TRIGGERS[kind].search(question) and by_subject.get(kind):
             groups = {t.episode for t in symptoms if t.episode}

@@ -7,8 +7,11 @@ from them).
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
 
 from selfdx.datasets.interview.facts import Fact
 from selfdx.datasets.interview.risk import symptom_domain
@@ -42,6 +45,27 @@ class Topic:
         return [frozenset(cue) for cue in self.cue_tokens if says(cue, clause)]
 
 
+ASK_CUES_FILE = Path(__file__).with_name("ask_cues.json")
+
+
+@cache
+def ask_cues_by_code() -> dict[str, tuple[str, tuple[str, ...]]]:
+    """`ask_cues.json`: for each symptom code, its name and the doctor's phrases for it."""
+    raw = json.loads(ASK_CUES_FILE.read_text(encoding="utf-8"))["symptoms"]
+    return {code: (entry["name"], tuple(entry["cues"])) for code, entry in raw.items()}
+
+
+def ask_cues(fact_id: str, name: str) -> tuple[str, ...]:
+    """The doctor's phrases for the symptom of `fact_id` (`S027`, `NO-S027`), when written for
+    a symptom of this name (a graph with other content under the code gets none)."""
+    entry = ask_cues_by_code().get(fact_id.rsplit("-", 1)[-1])
+    return entry[1] if entry and entry[0].lower() == name.lower() else ()
+
+
+def with_ask_cues(cues: tuple[str, ...], fact_id: str, name: str) -> tuple[str, ...]:
+    return tuple(dict.fromkeys([*cues, *ask_cues(fact_id, name)]))
+
+
 def risk_domain(topic: Topic) -> str | None:
     """The risk domain of a topic: a risk fact's, or a risk symptom's by its name."""
     if topic.subject == "risk":
@@ -64,7 +88,7 @@ def topic_of(fact: Fact) -> Topic:
         subject=subject,
         text=text,
         name=name,
-        cues=fact.cues,
+        cues=with_ask_cues(fact.cues, fact.id, name) if subject == "symptom" else fact.cues,
         group=fact.group if subject in TIMED else None,
         truth="no" if fact.kind == "absent" else fact.truth,
         said=fact.statement,
@@ -119,6 +143,8 @@ def read_fact_lines(text: str) -> list[tuple[Topic, str]]:
         if subject == "symptom" and ": " in topic:
             name, topic = topic.split(": ", 1)
         cues = tuple(c.strip() for c in (match["cues"] or "").split(";") if c.strip())
+        if subject == "symptom":
+            cues = with_ask_cues(cues, match["id"], name)
         found.append(
             (
                 Topic(match["id"], subject, topic, name, cues, group, truth, match["say"]),

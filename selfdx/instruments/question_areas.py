@@ -1,0 +1,81 @@
+"""Broad areas a doctor asks about in one word: "how are you sleeping?", "how's your mood
+been?", "sleep, appetite and energy?".
+
+Such a question asks about every symptom of the area the profile has or lacks (a general sleep
+question covers trouble sleeping, needing less sleep and nightmares alike), unless the clause
+narrows the area ("low mood", "less sleep") or names one of its symptoms in more than the area's
+own word ("need less sleep" asks about a decreased need for sleep alone).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from selfdx.instruments.topics import Topic
+from selfdx.instruments.words import tokens
+
+# The area's word in a clause, and the symptom codes (MentalKG's and the demo graph's) a
+# general question about it asks about.
+AREAS: dict[str, tuple[re.Pattern[str], frozenset[str]]] = {
+    name: (re.compile(rf"\b(?:{words})\b", re.IGNORECASE), frozenset(codes.split()))
+    for name, words, codes in (
+        ("sleep", r"sleep|sleeping|slept", "S027 S036 S103 S126 S132"),
+        ("mood", r"mood|moods|spirits", "S024 S033 S060 S101 S124"),
+        ("appetite", r"appetite", "S026 S105"),
+        ("energy", r"energy|energy levels", "S029 S034 S104"),
+        ("concentration", r"concentration|concentrating|focus", "S031 S059 S107"),
+    )
+}
+# Words before the area's word that narrow it to one symptom ("low mood", "less sleep").
+NARROWING = re.compile(
+    r"\b(?:low|lower|high|higher|elevated|elated|depressed|irritable|bad|less|more|poor|lost|lose"
+    r"|losing|decreased|increased|reduced|extra|little|trouble|difficulty|problems?|disturbed"
+    r"|broken|restless|bursts? of|lack of|need(?:ed|s)? (?:for|less|much|any)|without)"
+    r"\s+(?:\w+\s+)?$",
+    re.IGNORECASE,
+)
+# Words after it that do the same ("mood been low", "sleep is less").
+NARROWED_AFTER = re.compile(
+    r"^\W*(?:(?:has|have|had|is|was|been|being|felt|feels?|gets?|got|become|becomes?|gone|going"
+    r"|very|really|so|too|quite|mostly|more|any)\s+){0,3}(?:low|lower|high|higher|down|up"
+    r"|elevated|elated|flat|less|more|worse|poor|bad|irritable)\b",
+    re.IGNORECASE,
+)
+
+
+def code_of(topic: Topic) -> str:
+    """A symptom topic's code without its truth prefix (`NO-S027` -> `S027`)."""
+    return topic.id.rsplit("-", 1)[-1]
+
+
+def general_areas(clause: str) -> list[str]:
+    """The areas a clause names without narrowing them."""
+    found = []
+    for name, (pattern, _) in AREAS.items():
+        for match in pattern.finditer(clause):
+            before, after = clause[: match.start()], clause[match.end() :]
+            if not (NARROWING.search(before) or NARROWED_AFTER.search(after)):
+                found.append(name)
+                break
+    return found
+
+
+def area_symptoms(clause: str, symptoms: Sequence[Topic], named: Sequence[Topic]) -> list[Topic]:
+    """The symptoms a clause asks about as a broad area: those of each area it names without
+    narrowing, when none of the area's symptoms is named more specifically (`named`: the
+    symptoms the clause's words ask about)."""
+    chosen: list[Topic] = []
+    for name in general_areas(clause):
+        codes = AREAS[name][1]
+        if any(code_of(t) in codes for t in named if t.cue_tokens and specific(t, clause)):
+            continue
+        chosen += [t for t in symptoms if code_of(t) in codes]
+    return chosen
+
+
+def specific(topic: Topic, clause: str) -> bool:
+    """Whether a clause names a symptom by more than its area's one word: a cue of two words
+    or more."""
+    said = tokens(clause)
+    return any(len(cue) > 1 for cue in topic.cues_said(said))
