@@ -42,7 +42,12 @@ class Topic:
 
     def cues_said(self, clause: tuple[str, ...]) -> list[frozenset[str]]:
         """The words of each of its cue phrases the clause says."""
-        return [frozenset(cue) for cue in self.cue_tokens if says(cue, clause)]
+        present = set(clause)
+        return [
+            frozenset(cue)
+            for cue in self.cue_tokens
+            if present.issuperset(cue) and says(cue, clause)
+        ]
 
 
 ASK_CUES_FILE = Path(__file__).with_name("ask_cues.json")
