@@ -124,7 +124,8 @@ def cmd_annotation_sample(args: argparse.Namespace) -> int:
 
 def cmd_sweep(args: argparse.Namespace) -> int:
     from selfdx.arguments import listed
-    from selfdx.sweep import parse_shard, run_sweep
+    from selfdx.scheduler import resolve_shard
+    from selfdx.sweep import run_sweep
 
     variants: list[Any] | None = listed("--strategies", args.strategies or None)
     if args.types:
@@ -140,7 +141,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         grader_connections=args.grader_connections,
         max_connections=args.max_connections,
         processes=args.processes,
-        shard=parse_shard(args.shard) if args.shard else None,
+        shard=resolve_shard(args.shard) if args.shard else None,
         limit=args.limit,
         display=args.display,
     )
@@ -277,7 +278,8 @@ def build_parser() -> argparse.ArgumentParser:
     sweep.add_argument(
         "--shard",
         help="i/n: run the i-th of n disjoint shares of the tasks (one per machine), in "
-        "LOG_DIR/shard-i-of-n; a rerun resumes it",
+        "LOG_DIR/shard-i-of-n; a rerun resumes it. auto (or auto/n): i and n from the "
+        "scheduler, a Slurm job array or a Kubernetes Indexed Job (n given there)",
     )
     sweep.add_argument("--limit", type=int, help="cases per task (for a trial run)")
     sweep.add_argument("--log-dir", required=True, help="one directory per sweep; rerun resumes")

@@ -24,6 +24,7 @@ from inspect_ai.model import GenerateConfig, get_model
 from selfdx.arguments import PositiveInt, checked
 from selfdx.datasets.strategies import STRATEGIES, asks_judge, check_strategy
 from selfdx.errors import ArgumentError, warn
+from selfdx.sweep_order import bound_tasks, launch_order
 
 
 def sweep_tasks(benchmark: str, variants: list[Any] | None, data: str) -> list[Task]:
@@ -50,12 +51,11 @@ def parse_shard(text: str) -> tuple[int, int]:
 
 
 def shard_share(models: list[str], variants: list[Any], shard: tuple[int, int]):
-    """The (model, variant) pairs of shard i of n: every n-th pair from the i-th, in the order
-    models x variants, so the n shares are disjoint, cover the sweep and depend only on the
-    command."""
+    """The (model, variant) pairs of shard i of n: every n-th pair from the i-th, in the sweep's
+    launch order (variant by variant, every model for each), so the n shares are disjoint, cover
+    the sweep and depend only on the command."""
     index, count = shard
-    pairs = [(model, variant) for model in models for variant in variants]
-    return pairs[index - 1 :: count]
+    return launch_order(models, variants)[index - 1 :: count]
 
 
 def below(log_dir: str, name: str) -> str:
@@ -158,9 +158,12 @@ def run_sweep(
     if grader is not None:
         judge = get_model(grader, config=GenerateConfig(max_connections=grader_connections))
         roles = {"grader": judge}
+    # each task bound to its model, in the launch order (Inspect's own models x tasks goes
+    # model by model)
+    every = default_variants(benchmark, variants)
+    by_variant = dict(zip(every, sweep_tasks(benchmark, every, data), strict=True))
     success, _ = eval_set(
-        tasks=sweep_tasks(benchmark, variants, data),
-        model=models,
+        tasks=bound_tasks(by_variant, launch_order(models, every)),
         model_roles=roles,
         log_dir=log_dir,
         max_connections=max_connections,

@@ -19,8 +19,9 @@ Three things differ from a reader's run, all to keep the suite offline and short
 - commands that cannot run here are skipped, each with a marker and the reason: `needs_key`
   (a provider's model: an API key), `needs_network` (the Hugging Face Hub, a clone, pip),
   `needs_local` (the `local` extra's SmolLM2 server: tests/test_local_model.py runs it),
-  `needs_your_files` (your own annotations or a template such as `<log>` or `...`), and
-  `not_in_suite` (the test suite or a benchmark script itself).
+  `needs_your_files` (your own annotations or a template such as `<log>` or `...`),
+  `needs_cluster` (a Slurm or Kubernetes command: `.ci/slurm_array.sh` starts a real Slurm
+  cluster instead), and `not_in_suite` (the test suite or a benchmark script itself).
 """
 
 from __future__ import annotations
@@ -130,6 +131,8 @@ def statements(doc: Path) -> list[Statement]:
 def why_not(statement: Statement) -> tuple[str, str] | None:
     """(marker, reason) for a command that cannot run in the offline suite, else None."""
     text = statement.text
+    if re.match(r"(sbatch|squeue|kubectl)\b", text):
+        return "needs_cluster", "a Slurm or Kubernetes cluster (.ci/slurm_array.sh runs Slurm)"
     if text.startswith("pip install"):
         return "needs_network", "installs packages (the install step of .ci/run does this)"
     if text.startswith("git "):

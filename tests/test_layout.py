@@ -34,6 +34,8 @@ TOP = {
     "inspect_tasks",
     "cli",
     "sweep",
+    "sweep_order",  # the order a sweep launches its tasks in
+    "scheduler",  # `selfdx sweep --shard auto`: the shard from Slurm or Kubernetes
     "local_model",
     "_registry",
     "__init__",
