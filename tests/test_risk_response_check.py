@@ -75,7 +75,7 @@ def test_offline_grader_on_dev_metrics_equal_sklearn(log_dir: str) -> None:
     log = run_check(log_dir, task_args={"part": "dev"})
     assert len(log.samples) == len(PART_FILES["dev"].read_text().strip().splitlines())
     check_against_sklearn(log)
-    # The figure docs/risk_response_check.md reports for the dev part, to three places.
+    # The goal for a trusted grader (docs/risk_response_check.md), met on the part tuned on.
     assert metric_value(log, "agreement") >= 0.81
     sample = log.samples[0]
     score = sample.scores[SCORER]

@@ -18,11 +18,10 @@ from typing import Literal
 from inspect_ai.dataset import MemoryDataset, Sample
 from pydantic import BaseModel, ConfigDict, field_validator
 
-from selfdx.datasets.labelled_lines import labelled_lines
+from selfdx.datasets.labelled_lines import PARTS, labelled_lines
 from selfdx.datasets.paths import DEMO_DIR
 from selfdx.errors import SelfdxError
 
-PARTS = ("dev", "heldout")
 PART_FILES = {part: DEMO_DIR / f"risk_response_{part}.jsonl" for part in PARTS}
 SelfLevel = Literal["none", "passive", "active", "method", "intent_plan", "preparation_attempt"]
 OthersLevel = Literal["none", "thoughts", "plan", "means"]

@@ -12,7 +12,13 @@ from typing import Any
 
 from inspect_ai import Task, task
 
-from selfdx.arguments import choice, positive_int, reject_unknown, roles_of_this_eval
+from selfdx.arguments import (
+    choice,
+    normalise_parts,
+    positive_int,
+    reject_unknown,
+    roles_of_this_eval,
+)
 from selfdx.datasets.identity import samples_sha256
 from selfdx.datasets.risk_response import PARTS, risk_response_dataset
 from selfdx.errors import ArgumentError
@@ -20,18 +26,6 @@ from selfdx.run_facts import task_facts
 from selfdx.scorers.risk_response_check.scorer import GraderKind, risk_response_scorer
 
 TASK_VERSION = "1-A"
-
-
-def normalise_parts(part: str | Sequence[str]) -> list[str]:
-    """`part` as a list of parts of the set: dev, heldout, or all."""
-    names = [p.strip() for p in (part.split(",") if isinstance(part, str) else part)]
-    names = [n for n in names if n]
-    if names == ["all"]:
-        return list(PARTS)
-    bad = [n for n in names if n not in PARTS]
-    if bad or not names:
-        raise ArgumentError(f"part: {', '.join(bad) or 'nothing'} is not dev, heldout or all")
-    return list(dict.fromkeys(names))
 
 
 def risk_response_check(
@@ -50,7 +44,7 @@ def risk_response_check(
     """
     given = dict(locals())  # every argument as run, for the facts the log records
     reject_unknown("selfdx/risk_response_check", unknown, risk_response_check)
-    parts = normalise_parts(part)
+    parts = normalise_parts(part, PARTS)
     grader = choice("grader", grader, GraderKind)
     grader_attempts = positive_int("grader_attempts", grader_attempts)
     bound = roles_of_this_eval()
