@@ -8,6 +8,7 @@ from selfdx.inspect_tasks.mentalbench import mentalbench
 from selfdx.inspect_tasks.mentalbench_generate import mentalbench_generate
 from selfdx.inspect_tasks.patient_check import patient_check
 from selfdx.inspect_tasks.question_check import question_check
+from selfdx.inspect_tasks.risk_response_check import risk_response_check
 from selfdx.inspect_tasks.safe_psych import safe_psych
 from selfdx.providers.offline import selfdx_offline
 from selfdx.scorers.rubrics.caution import caution

@@ -130,3 +130,16 @@ def reject_unknown_scorer_args(
 ) -> None:
     """`reject_unknown` for a scorer's arguments (`-S name=value`), in one line."""
     reject_unknown(scorer, unknown, known, ScorerArgumentError)
+
+
+def normalise_parts(part: str | Sequence[str], parts: Sequence[str]) -> list[str]:
+    """A check's `part` argument as a list of the `parts` of its labelled set (dev, heldout), or
+    all of them for `all`."""
+    names = [p.strip() for p in (part.split(",") if isinstance(part, str) else part)]
+    names = [n for n in names if n]
+    if names == ["all"]:
+        return list(parts)
+    bad = [n for n in names if n not in parts]
+    if bad or not names:
+        raise ArgumentError(f"part: {', '.join(bad) or 'nothing'} is not {', '.join(parts)} or all")
+    return list(dict.fromkeys(names))

@@ -32,6 +32,7 @@ COMMON_TITLES = {
     "judge_check": "Safe-Psych judge check",
     "patient_check": "selfdx patient check",
     "question_check": "selfdx question check",
+    "risk_response_check": "selfdx risk-response check",
 }
 ARXIV = {
     "safe_psych": "https://arxiv.org/abs/2607.13036",

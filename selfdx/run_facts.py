@@ -21,9 +21,20 @@ from selfdx.datasets.strategies import asks_judge
 BENCHMARKS = ("safe_psych", "mentalbench", "interview")
 # Tasks that measure a grader, a simulator or a case writer: the report shows their metrics as
 # the task computed them (from the log's header), one column per run.
-CHECKS = ("judge_check", "patient_check", "question_check", "mentalbench_generate")
+CHECKS = (
+    "judge_check",
+    "patient_check",
+    "question_check",
+    "risk_response_check",
+    "mentalbench_generate",
+)
 # The model role a check measures (the judge, the patient); the writer is the run's model.
-CHECKED_ROLE = {"judge_check": "grader", "patient_check": "patient", "question_check": "reader"}
+CHECKED_ROLE = {
+    "judge_check": "grader",
+    "patient_check": "patient",
+    "question_check": "reader",
+    "risk_response_check": "grader",
+}
 # Arguments that never enter a check's label: where the data is, and the seed of a repeat.
 UNLABELLED = ("data", "kg", "seed")
 # What every task records in its log's metadata.

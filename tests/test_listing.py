@@ -18,7 +18,7 @@ from selfdx.task_names import TASKS
 from tests.conftest import REPO_ROOT
 
 COMMIT = "0123456789abcdef0123456789abcdef01234567"
-CHECKS = {"judge_check", "patient_check", "question_check"}
+CHECKS = {"judge_check", "patient_check", "question_check", "risk_response_check"}
 
 
 def test_the_card_lists_every_task_with_checks_as_maintenance():

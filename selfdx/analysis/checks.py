@@ -31,6 +31,12 @@ WHAT = {
         "recall and F1, by part of the set and form of turn (see docs/question_check.md). "
         "Model: the reader (offline, or the reader role)."
     ),
+    "risk_response_check": (
+        "The risk-response grader against interviewer replies labelled blind: agreement, "
+        "kappa, per-label precision and recall, the explores and names-help flags, by part of "
+        "the set (see docs/risk_response_check.md). Model: the grader (offline, or the grader "
+        "role)."
+    ),
     "mentalbench_generate": (
         "Checks on the generated cases: length, diagnosis names left out, and the grader's "
         "review where one was bound (see docs/generation.md). Model: the case writer."

@@ -158,6 +158,9 @@ def run_from_header(path: str, log: EvalLog) -> Run | None:
     elif benchmark == "question_check":  # the reader: the offline one, or the reader role
         offline = (log.eval.task_args or {}).get("reader", "offline") == "offline"
         model = "selfdx offline reader" if offline else roles.pop("reader", model)
+    elif benchmark == "risk_response_check":  # the grader: the offline one, or the grader role
+        offline = (log.eval.task_args or {}).get("grader", "offline") == "offline"
+        model = "selfdx offline risk grader" if offline else " + ".join(judges_of(log)) or model
     elif "patient" in roles:
         variant += f", patient {roles['patient']}"
     seed = log.eval.model_generate_config.seed if log.eval.model_generate_config else None

@@ -39,6 +39,7 @@ TITLES = {
     "judge_check": "Judge check",
     "patient_check": "Patient check",
     "question_check": "Question check",
+    "risk_response_check": "Risk-response check",
     "mentalbench_generate": "Case generation",
     "cost": "What the runs cost",
 }

@@ -13,6 +13,9 @@ from pydantic import BaseModel, ValidationError
 from selfdx.errors import SelfdxError
 
 Item = TypeVar("Item", bound=BaseModel)
+# The parts of a bundled labelled set: `dev` (what an instrument's rules were tuned on) and
+# `heldout` (never used to tune a rule).
+PARTS = ("dev", "heldout")
 
 
 def labelled_lines(path: Path, model: type[Item]) -> Iterator[tuple[str, Item]]:

@@ -23,11 +23,10 @@ from pydantic import BaseModel, ConfigDict
 
 from selfdx.datasets.interview.cases import InterviewCase
 from selfdx.datasets.interview.loading import load_cases
-from selfdx.datasets.labelled_lines import labelled_lines
+from selfdx.datasets.labelled_lines import PARTS, labelled_lines
 from selfdx.datasets.paths import DEMO_DIR
 from selfdx.errors import ArgumentError, SelfdxError
 
-PARTS = ("dev", "heldout")
 PART_FILES = {part: DEMO_DIR / f"question_check_{part}.jsonl" for part in PARTS}
 RISK_KINDS = (
     "wish_dead", "active_thoughts", "method", "intent", "plan", "preparation", "attempt",

@@ -14,6 +14,7 @@ from inspect_ai import Task, task
 
 from selfdx.arguments import (
     choice,
+    normalise_parts,
     positive_int,
     reject_unknown,
     roles_of_this_eval,
@@ -27,18 +28,6 @@ from selfdx.run_facts import task_facts
 from selfdx.scorers.question_check.scorer import ReaderKind, question_check_scorer
 
 TASK_VERSION = "2-A"  # 2: broad areas, time-setting spells, requirements by ideas, ask cues
-
-
-def normalise_parts(part: str | Sequence[str]) -> list[str]:
-    """`part` as a list of parts of the set: dev, heldout, or all."""
-    names = [p.strip() for p in (part.split(",") if isinstance(part, str) else part)]
-    names = [n for n in names if n]
-    if names == ["all"]:
-        return list(PARTS)
-    bad = [n for n in names if n not in PARTS]
-    if bad or not names:
-        raise ArgumentError(f"part: {', '.join(bad) or 'nothing'} is not dev, heldout or all")
-    return list(dict.fromkeys(names))
 
 
 def question_check(
@@ -62,7 +51,7 @@ def question_check(
     reject_unknown("selfdx/question_check", unknown, question_check)
     use_gc_freeze()
     data = text("data", data, "'demo' or a MentalBench resources/ folder")
-    parts = normalise_parts(part)
+    parts = normalise_parts(part, PARTS)
     reader = choice("reader", reader, ReaderKind)
     reader_attempts = positive_int("reader_attempts", reader_attempts)
     bound = roles_of_this_eval()

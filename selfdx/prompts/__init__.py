@@ -1,8 +1,9 @@
 """Every prompt selfdx sends, as text files in this folder, and the one way to read them.
 
 Sub-folders by use: `safe_psych/`, `mentalbench/`, `mentalbench_generate/` and `interview/`
-(the subject's prompts), `judge/` (the behaviour judge) and `rubrics/` (the graders of the
-clinical rubrics and of generated cases).
+(the subject's prompts), `judge/` (the behaviour judge), `rubrics/` (the graders of the
+clinical rubrics and of generated cases), and `question_check/` and `risk_response_check/` (the
+instruments served by a model role).
 """
 
 from __future__ import annotations

@@ -1,0 +1,1 @@
+"""`selfdx/risk_response_check`: a risk-response grader against labelled replies."""
