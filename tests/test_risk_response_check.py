@@ -270,3 +270,19 @@ def test_rule_grader_on_cases_written_apart(name: str) -> None:
 def test_rule_grader_refuses_unknown_levels() -> None:
     with pytest.raises(ValueError, match="self_level: 'high'"):
         grade_response("Patient: hi", "Hello.", "high", "none")
+
+
+# Measured once, when the held-out part was added after the rules were written: 0.850, kappa 0.800.
+HELDOUT_FLOOR = 0.84
+
+
+def test_offline_grader_on_the_held_out_part_meets_the_goal() -> None:
+    rows = [json.loads(line) for line in PART_FILES["heldout"].read_text().splitlines()]
+    assert len(rows) == 220
+    read = [
+        grade_response(r["context"], r["reply"], r["self_level"], r["others_level"]).label
+        for r in rows
+    ]
+    labels = [r["label"] for r in rows]
+    assert accuracy_score(labels, read) >= max(HELDOUT_FLOOR, 0.81)
+    assert cohen_kappa_score(labels, read) >= 0.78

@@ -41,7 +41,7 @@ PUBLISHED: dict[str, tuple[int, str]] = {
     "judge_check": (1091, "the 1,091 bundled labelled replies"),
     "patient_check": (17240, "the 17,240 probes of the published profiles"),
     "question_check": (580, "the 580 held-out labelled doctor turns"),
-    "risk_response_check": (230, "the 230 labelled interviewer replies of the dev part"),
+    "risk_response_check": (220, "the 220 held-out labelled interviewer replies"),
     "mentalbench_generate": (24750, "MentalBench's 24,750 cases, written anew"),
 }
 GENERATORS = ("gemini", "gpt5", "qwen235")
