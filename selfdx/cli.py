@@ -57,11 +57,27 @@ def folder_logs(paths: list[str]) -> tuple[list[str], list[str]]:
     for path in paths:
         if is_folder(path):
             inside = [info.name for info in list_eval_logs(path, descending=False)]
+            inside = without_sample_shards(path, inside)
             files += inside
             found += inside
         else:
             files.append(path)
     return files, found
+
+
+def without_sample_shards(folder: str, logs: list[str]) -> list[str]:
+    """`logs` found in `folder` but the logs of sample shards (`<task>.shards/<k>/`), which
+    their merged log stands for: one line says how many were left out."""
+    from selfdx.errors import warn
+    from selfdx.shard_layout import shard_place
+
+    kept = [log for log in logs if shard_place(log) is None]
+    if len(kept) < len(logs):
+        warn(
+            f"{folder}: left out {len(logs) - len(kept)} logs of sample shards (<task>.shards/); "
+            f"their merged logs are read (`selfdx merge {folder}` writes them)"
+        )
+    return kept
 
 
 def cmd_report(args: argparse.Namespace) -> int:

@@ -117,6 +117,19 @@ def test_shards_merge_into_one_log_the_report_reads(shards, tmp_path):
     assert len(skipped) == 3 and all("a sample shard of" in why for _, why in skipped)
 
 
+def test_an_export_reads_the_merged_log_not_the_shards(shards, tmp_path, capsys):
+    import json
+
+    store = copy_of(shards, tmp_path)
+    merge_log_dir(str(store))
+    assert main(["export", "mentalbench", str(store), "--out", str(tmp_path / "out")]) == 0
+    assert f"{store}: left out 3 logs of sample shards" in capsys.readouterr().err
+    files = list((tmp_path / "out").rglob("*_main_*.json"))
+    # Type 4a and 4b items share their keys, in a_main_ and b_main_ files
+    items = [(p.name, k) for p in files for k in json.loads(p.read_text(encoding="utf-8"))]
+    assert len(items) == len(set(items)) == 8  # each item once
+
+
 def test_unmerged_shards_are_left_out_of_the_report_with_the_command(shards, tmp_path):
     from selfdx.analysis.logs import find_runs
 
