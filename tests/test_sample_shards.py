@@ -190,6 +190,15 @@ def test_missing_unfinished_and_overlapping_shards_are_refused(shards, tmp_path,
     assert f"{two}: samples: the log misses sample" in refused(store, capsys)
     two.write_bytes(saved)
 
+    def foreign(log):  # shard 1's first sample, copied into shard 2's log
+        log.samples.append(log.samples[0].model_copy(update={"id": first_id}))
+
+    rewrite(two, foreign)
+    assert f"{two}: samples: the log holds sample {first_id!r} (epoch 1), not its share's" in (
+        refused(store, capsys)
+    )
+    two.write_bytes(saved)
+
     rewrite(two, lambda log: log.eval.metadata.pop("selfdx_shard"))
     assert f"{two}: eval.metadata.selfdx_shard: missing" in refused(store, capsys)
     two.write_bytes(saved)
@@ -310,3 +319,25 @@ def test_merged_intervals_follow_the_dataset_order_on_published_items(tmp_path):
         metrics["accuracy_ci_lower"].value,
         metrics["accuracy_ci_upper"].value,
     )
+
+
+@pytest.mark.slow
+def test_epochs_merge_like_a_run_with_epochs(tmp_path):
+    """Two epochs (from Python: `eval_set` arguments pass through): each (sample, epoch) once,
+    the epoch reductions and the metrics over them as in the run in one go."""
+    from inspect_ai import eval
+
+    from selfdx.inspect_tasks.mentalbench import mentalbench
+
+    store = str(tmp_path / "store")
+    for i in (1, 2, 3):
+        assert run_sample_sweep(["selfdx/first-option"], store, (i, 3), benchmark="mentalbench",
+                                variants=[4], epochs=2, display="none")  # fmt: skip
+    ((location, _),) = merge_log_dir(store)
+    merged = read_eval_log(location)
+    (whole,) = eval(mentalbench(types=4), model="selfdx/first-option", epochs=2,
+                    log_dir=str(tmp_path / "whole"), display="none")  # fmt: skip
+    whole = read_eval_log(whole.location)
+    assert len(merged.samples) == 16
+    assert_same_run(whole, merged)
+    assert [r.model_dump() for r in merged.reductions] == [r.model_dump() for r in whole.reductions]

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -234,16 +235,20 @@ def merge_shards(folder: str, logs: dict[str, list[EvalLogInfo]]) -> EvalLog:
     for shard in shards:
         log = read_eval_log(shard.info.name)
         selection = list(log.eval.dataset.sample_ids or [])
-        held = sorted((s.id, s.epoch) for s in log.samples or [])
-        wanted = sorted((i, e) for i in selection for e in range(1, epochs + 1))
+        held = sorted(((s.id, s.epoch) for s in log.samples or []), key=repr)
+        wanted = sorted(((i, e) for i in selection for e in range(1, epochs + 1)), key=repr)
         if held != wanted:
-            missing = sorted(set(wanted) - set(held), key=str)
-            extra = [key for key in set(held) if held.count(key) > 1 or key not in wanted]
-            what = (
-                f"misses sample {missing[0][0]!r} (epoch {missing[0][1]})"
-                if missing
-                else f"holds sample {extra[0][0]!r} (epoch {extra[0][1]}) more than once"
-            )
+            expected = set(wanted)
+            missing = sorted(expected - set(held), key=repr)
+            times = Counter(held)
+            foreign = sorted((k for k in times if k not in expected), key=repr)
+            twice = sorted((k for k in times if times[k] > 1), key=repr)
+            if missing:
+                what = f"misses sample {missing[0][0]!r} (epoch {missing[0][1]})"
+            elif foreign:
+                what = f"holds sample {foreign[0][0]!r} (epoch {foreign[0][1]}), not its share's"
+            else:
+                what = f"holds sample {twice[0][0]!r} (epoch {twice[0][1]}) more than once"
             raise SelfdxError(
                 f"{shard.path}: samples: the log {what}; rerun shard {shard.number} (it resumes)"
             )
@@ -285,7 +290,9 @@ def merge_shards(folder: str, logs: dict[str, list[EvalLogInfo]]) -> EvalLog:
     spec.shards = EvalShards(selection="ids", ledger=ledger)
     merged.metadata = {k: v for k, v in (merged.metadata or {}).items() if k != SHARD_KEY}
     merged.samples = samples
-    merged.stats.started_at = min((h.stats.started_at for h in headers), default="")
+    merged.stats.started_at = min(
+        (h.stats.started_at for h in headers if h.stats.started_at), default=""
+    )
     finished = [h.stats.completed_at for h in headers]
     merged.stats.completed_at = max(finished) if all(finished) else ""
     merged.stats.model_usage = summed([h.stats.model_usage for h in headers])
