@@ -267,6 +267,17 @@ def test_three_sample_shards_merged_equal_the_whole_run(tmp_path, command):
     assert sorted(merged_logs) == sorted(whole_logs) == command[3].split(",")
     for types, log in whole_logs.items():
         assert_same_run(log, merged_logs[types])
+    # and the report's tables (its own bootstrap over the samples) are the same
+    import pandas as pd
+
+    from selfdx.analysis.report import build_report
+
+    tables = []
+    for folder in (store, whole):
+        out = build_report(folder, tmp_path / f"report-{Path(folder).name}", progress=False)
+        table = pd.read_csv(out / f"{command[1]}_metrics.csv").drop(columns=["logs", "log_viewer"])
+        tables.append(table.sort_values(list(table.columns[:4])).reset_index(drop=True))
+    pd.testing.assert_frame_equal(tables[0], tables[1])
 
 
 @pytest.mark.slow
