@@ -57,11 +57,27 @@ def folder_logs(paths: list[str]) -> tuple[list[str], list[str]]:
     for path in paths:
         if is_folder(path):
             inside = [info.name for info in list_eval_logs(path, descending=False)]
+            inside = without_sample_shards(path, inside)
             files += inside
             found += inside
         else:
             files.append(path)
     return files, found
+
+
+def without_sample_shards(folder: str, logs: list[str]) -> list[str]:
+    """`logs` found in `folder` but the logs of sample shards (`<task>.shards/<k>/`), which
+    their merged log stands for: one line says how many were left out."""
+    from selfdx.errors import warn
+    from selfdx.shard_layout import shard_place
+
+    kept = [log for log in logs if shard_place(log) is None]
+    if len(kept) < len(logs):
+        warn(
+            f"{folder}: left out {len(logs) - len(kept)} logs of sample shards (<task>.shards/); "
+            f"their merged logs are read (`selfdx merge {folder}` writes them)"
+        )
+    return kept
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -131,6 +147,10 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     if args.types:
         # the same values as the task's `types`: 1, 2, 3, 4, 4a, 4b (checked by the task)
         variants = [int(t) if t.isdigit() else t for t in listed("--types", args.types) or []]
+    if args.split == "samples":  # the shards share each task's samples
+        from selfdx.sample_shards import sweep_samples
+
+        return sweep_samples(args, variants)
     ok = run_sweep(
         models=listed("--models", args.models) or [],
         log_dir=args.log_dir,
@@ -142,10 +162,21 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         max_connections=args.max_connections,
         processes=args.processes,
         shard=resolve_shard(args.shard) if args.shard else None,
+        patient=args.patient,
         limit=args.limit,
         display=args.display,
     )
     return 0 if ok else 1
+
+
+def cmd_merge(args: argparse.Namespace) -> int:
+    from selfdx.analysis.merge import merge_log_dir
+
+    for location, log in merge_log_dir(args.log_dir):
+        shards = len(log.eval.shards.ledger) if log.eval.shards else 0
+        samples = len(log.eval.dataset.sample_ids or [])
+        print(f"{location}: {samples} samples from {shards} shards, status {log.status}")
+    return 0
 
 
 # What each command does, at more length than its one-line help, and an example of it.
@@ -175,6 +206,13 @@ ABOUT: dict[str, tuple[str, str]] = {
         "Every model against every Safe-Psych strategy (or MentalBench type) with Inspect's "
         "eval-set: one log directory per sweep; a rerun resumes it.",
         "selfdx sweep --models selfdx/keyword --grader selfdx/rules-judge --log-dir logs/sweep",
+    ),
+    "merge": (
+        "Combine the sample shards of each task (LOG_DIR/<task>.shards/<k>/, written by "
+        "`selfdx sweep --shard i/n --split samples`) into one log, LOG_DIR/<task>.eval, with "
+        "the metrics computed again over all samples; shards from different commands, "
+        "unfinished shards and missing or doubled samples are refused.",
+        "selfdx merge logs/mentalbench",
     ),
     "data": (
         "Check a dataset file against its schema without running a model; every problem is "
@@ -259,12 +297,20 @@ def build_parser() -> argparse.ArgumentParser:
     sample.set_defaults(run=cmd_annotation_sample)
 
     sweep = command("sweep", help="models x strategies (or types) via eval-set")
-    sweep.add_argument("--benchmark", default="safe_psych", choices=["safe_psych", "mentalbench"])
+    sweep.add_argument(
+        "--benchmark", default="safe_psych", choices=["safe_psych", "mentalbench", "interview"]
+    )
     sweep.add_argument("--models", required=True, help="comma-separated Inspect model names")
     sweep.add_argument("--strategies", help="comma-separated Safe-Psych strategies (default all)")
-    sweep.add_argument("--types", help="comma-separated MentalBench types (default 1,2,3,4)")
+    sweep.add_argument(
+        "--types",
+        help="comma-separated MentalBench types (default 1,2,3,4) or interview types (default 1,2)",
+    )
     sweep.add_argument("--data", default="demo", help="task argument data (default demo)")
     sweep.add_argument("--grader", help="judge model (the grader role)")
+    sweep.add_argument(
+        "--patient", help="the interview's patient model (default selfdx/kg-patient)"
+    )
     sweep.add_argument(
         "--grader-connections", type=int, default=10, help="connections for the judge (default 10)"
     )
@@ -281,10 +327,21 @@ def build_parser() -> argparse.ArgumentParser:
         "LOG_DIR/shard-i-of-n; a rerun resumes it. auto (or auto/n): i and n from the "
         "scheduler, a Slurm job array or a Kubernetes Indexed Job (n given there)",
     )
+    sweep.add_argument(
+        "--split",
+        default="tasks",
+        choices=["tasks", "samples"],
+        help="what --shard shares: whole tasks (default) or each task's samples, every n-th "
+        "from the i-th, in LOG_DIR/<task>.shards/i (then `selfdx merge LOG_DIR`)",
+    )
     sweep.add_argument("--limit", type=int, help="cases per task (for a trial run)")
     sweep.add_argument("--log-dir", required=True, help="one directory per sweep; rerun resumes")
     sweep.add_argument("--display", default="plain", help="Inspect display (default plain)")
     sweep.set_defaults(run=cmd_sweep)
+
+    merge = command("merge", help="one log per task from its sample shards")
+    merge.add_argument("log_dir", help="folder (or s3:// URL) holding <task>.shards/ folders")
+    merge.set_defaults(run=cmd_merge)
 
     data = command("data", help="check a dataset file without running a model")
     kinds = data.add_subparsers(dest="kind", required=True)

@@ -8,6 +8,7 @@ more than the one core an event loop can.
 `shard` = (i, n) runs the i-th of n disjoint shares of the sweep's (model, variant) tasks, in
 `log_dir/shard-i-of-n`: n machines given the same command and store, each with its own i, run
 every task once; a rerun of a shard resumes it; `selfdx report log_dir` reads all the shards.
+`selfdx.sample_shards` shares each task's samples between the shards instead.
 """
 
 from __future__ import annotations
@@ -37,7 +38,11 @@ def sweep_tasks(benchmark: str, variants: list[Any] | None, data: str) -> list[T
         from selfdx.inspect_tasks.mentalbench import mentalbench
 
         return [mentalbench(data=data, types=t) for t in variants or [1, 2, 3, 4]]
-    raise ArgumentError(f"benchmark: {benchmark!r} is not safe_psych or mentalbench")
+    if benchmark == "interview":
+        from selfdx.inspect_tasks.interview import interview
+
+        return [interview(data=data, types=t) for t in variants or [1, 2]]
+    raise ArgumentError(f"benchmark: {benchmark!r} is not safe_psych, mentalbench or interview")
 
 
 def parse_shard(text: str) -> tuple[int, int]:
@@ -74,6 +79,8 @@ def shard_log_dir(log_dir: str, shard: tuple[int, int]) -> str:
 def default_variants(benchmark: str, variants: list[Any] | None) -> list[Any]:
     if variants:
         return list(variants)
+    if benchmark == "interview":
+        return [1, 2]  # the interview task's own default types
     return list(STRATEGIES) if benchmark == "safe_psych" else [1, 2, 3, 4]
 
 
@@ -83,6 +90,19 @@ def needs_judge(benchmark: str, variants: list[Any] | None) -> bool:
     if benchmark != "safe_psych":
         return False
     return any(asks_judge(strategy) for strategy in variants or STRATEGIES)
+
+
+def sweep_roles(grader: str | None, grader_connections: int, patient: str | None):
+    """The model roles of a sweep: the judge (`grader`, with its own connection pool) and the
+    interview's `patient`, where given."""
+    roles: dict[str, Any] = {}
+    if grader is not None:
+        roles["grader"] = get_model(
+            grader, config=GenerateConfig(max_connections=grader_connections)
+        )
+    if patient is not None:
+        roles["patient"] = patient
+    return roles or None
 
 
 def model_log_dir(log_dir: str, model: str) -> str:
@@ -101,13 +121,16 @@ def run_sweep(
     max_connections: int | None = None,
     processes: int = 1,
     shard: tuple[int, int] | None = None,
+    patient: str | None = None,
     **eval_set_args: Any,
 ) -> bool:
     """Run every model on every variant into `log_dir`; True when all tasks succeeded.
 
     The judge gets its own connection pool of `grader_connections`; `max_connections` bounds
     each subject model. Further keyword arguments go to `inspect_ai.eval_set` (for example
-    `limit`, `epochs`, `retry_attempts`, `retry_on_error`).
+    `limit`, `epochs`, `retry_attempts`, `retry_on_error`). `patient` binds the interview's
+    `patient` role. To share each task's samples between shards instead of the tasks, see
+    `selfdx.sample_shards.run_sample_sweep`.
 
     `processes` > 1 runs the models in that many worker processes at a time, each model in
     `log_dir/<model>` (rerun with the same `processes` to resume). Connection pools are per
@@ -125,6 +148,7 @@ def run_sweep(
         grader=grader,
         grader_connections=grader_connections,
         max_connections=max_connections,
+        patient=patient,
         **eval_set_args,
     )
     folders = [model_log_dir(log_dir, model) for model in models]
@@ -154,17 +178,13 @@ def run_sweep(
                 for model, folder in zip(models, folders, strict=True)
             ]
             return all([job.result() for job in jobs])
-    roles = None
-    if grader is not None:
-        judge = get_model(grader, config=GenerateConfig(max_connections=grader_connections))
-        roles = {"grader": judge}
     # each task bound to its model, in the launch order (Inspect's own models x tasks goes
     # model by model)
     every = default_variants(benchmark, variants)
     by_variant = dict(zip(every, sweep_tasks(benchmark, every, data), strict=True))
     success, _ = eval_set(
         tasks=bound_tasks(by_variant, launch_order(models, every)),
-        model_roles=roles,
+        model_roles=sweep_roles(grader, grader_connections, patient),
         log_dir=log_dir,
         max_connections=max_connections,
         **eval_set_args,
@@ -182,6 +202,7 @@ def run_shard(
     grader: str | None,
     grader_connections: int,
     max_connections: int | None,
+    patient: str | None = None,
     **eval_set_args: Any,
 ) -> bool:
     """One shard of the sweep: its (model, variant) tasks, each task bound to its model, as one
@@ -199,13 +220,9 @@ def run_shard(
         task_with(sweep_tasks(benchmark, [variant], data)[0], model=model)
         for model, variant in share
     ]
-    roles = None
-    if grader is not None:
-        judge = get_model(grader, config=GenerateConfig(max_connections=grader_connections))
-        roles = {"grader": judge}
     success, _ = eval_set(
         tasks=tasks,
-        model_roles=roles,
+        model_roles=sweep_roles(grader, grader_connections, patient),
         log_dir=shard_log_dir(log_dir, shard),
         max_connections=max_connections,
         **eval_set_args,

@@ -146,3 +146,44 @@ def clustered_means(
         )
         out[key] = (m, se)
     return out
+
+
+def assert_same_run(whole, merged) -> None:
+    """`merged` (a log merged from sample shards) holds what `whole` (the same task run in one
+    go) holds: the same samples with the same scores, every metric of every scorer equal to
+    float tolerance (standard errors and `_ci_lower` / `_ci_upper` included), the same token
+    usage by model and by role, and the same sample list in the header."""
+    assert merged.status == whole.status == "success"
+    assert merged.eval.task == whole.eval.task and merged.eval.model == whole.eval.model
+    assert merged.eval.task_args == whole.eval.task_args
+    assert merged.eval.dataset.sample_ids == whole.eval.dataset.sample_ids
+    ids = sorted((s.id, s.epoch) for s in whole.samples)
+    assert sorted((s.id, s.epoch) for s in merged.samples) == ids  # each sample once
+    whole_scores = {(s.id, s.epoch): s.scores for s in whole.samples}
+    for sample in merged.samples:
+        mine, theirs = sample.scores, whole_scores[(sample.id, sample.epoch)]
+        assert {n: (v.value, v.answer) for n, v in mine.items()} == {
+            n: (v.value, v.answer) for n, v in theirs.items()
+        }, sample.id
+    expected = {
+        (score.name, score.reducer, name): metric.value
+        for score in whole.results.scores
+        for name, metric in score.metrics.items()
+    }
+    found = {
+        (score.name, score.reducer, name): metric.value
+        for score in merged.results.scores
+        for name, metric in score.metrics.items()
+    }
+    assert sorted(found) == sorted(expected)
+    for key, value in expected.items():
+        assert found[key] == pytest.approx(value, rel=1e-12, abs=1e-12, nan_ok=True), key
+    assert merged.results.total_samples == whole.results.total_samples
+    assert merged.results.completed_samples == whole.results.completed_samples
+    assert merged.results.headline == whole.results.headline
+
+    def usage(log, field):
+        return {name: u.model_dump() for name, u in getattr(log.stats, field).items()}
+
+    assert usage(merged, "model_usage") == usage(whole, "model_usage")
+    assert usage(merged, "role_usage") == usage(whole, "role_usage")

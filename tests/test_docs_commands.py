@@ -273,7 +273,7 @@ def test_documented_command_runs_as_written(statement: Statement, workspace) -> 
         f"{statement.name}: `{statement.text}` exited {done.returncode}:\n{said}"
     )
     assert "Traceback" not in done.stderr, f"{statement.name}: a traceback:\n{said}"
-    if statement.doc.name == "README.md" and statement.text.startswith("selfdx report logs"):
+    if statement.doc.name == "README.md" and statement.text.startswith("selfdx report logs "):
         # the README's Run commands ran before it: a section for every task, and the costs
         report = (folder / "report" / "report.md").read_text(encoding="utf-8")
         skipped = {SECTION_OF_TASK.get(task) for task in workspace["unrun"]}  # type: ignore[union-attr]

@@ -21,6 +21,7 @@ STAGES = {
     "prompts": 0,
     "gc_tuning": 0,
     "nan_notes": 0,  # why a metric is NaN: said by a hook of the tasks and by the report
+    "shard_layout": 0,  # where sample shards live: read by the runner, the merge and the report
     "datasets": 1,
     "run_facts": 1,  # what a run stands for: read by the tasks and the report
     "judge": 2,
@@ -36,6 +37,7 @@ TOP = {
     "sweep",
     "sweep_order",  # the order a sweep launches its tasks in
     "scheduler",  # `selfdx sweep --shard auto`: the shard from Slurm or Kubernetes
+    "sample_shards",  # `selfdx sweep --split samples`
     "local_model",
     "_registry",
     "__init__",

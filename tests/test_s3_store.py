@@ -22,7 +22,7 @@ pytest.importorskip("moto", reason="needs moto[server] (in the dev extra) to ser
 from inspect_ai import eval  # noqa: E402
 from inspect_ai.log import list_eval_logs, read_eval_log  # noqa: E402
 
-from tests.conftest import REPO_ROOT, SHARED  # noqa: E402
+from tests.conftest import REPO_ROOT, SHARED, assert_same_run  # noqa: E402
 
 SECRET = "selfdx-test-secret-7Qx3"
 BUCKET = "selfdx-logs"
@@ -263,6 +263,52 @@ def test_shards_and_processes_write_to_the_store_not_to_disk(store, tmp_path, sp
     assert len(logs) == expected, [log.name for log in logs]
     assert all(log.name.startswith(folder) for log in logs)
     assert not list(tmp_path.rglob("*.eval")), "a log was written to the local disk"
+
+
+@pytest.mark.slow
+def test_sample_shards_run_and_merge_on_the_store_not_on_disk(store, tmp_path):
+    """Three sample shards of one task write to the bucket, `selfdx merge` writes the merged
+    log there, it equals the task run in one go on the store, and nothing lands on disk.
+    (Type 1: a MentalBench report of Types 3-4 alone stops in its Type 2 heatmap, on main too.)"""
+    folder, whole = f"{store['root']}/samples", f"{store['root']}/samples-whole"
+    command = [
+        sys.executable, "-m", "selfdx.cli", "sweep", "--benchmark", "mentalbench", "--types",
+        "1", "--models", "selfdx/first-option", "--display", "none",
+    ]  # fmt: skip
+    options = dict(env=store["env"], cwd=tmp_path, capture_output=True, text=True)
+    shards = [
+        subprocess.Popen(
+            [*command, "--log-dir", folder, "--shard", f"{i}/3", "--split", "samples"],
+            env=store["env"],
+            cwd=tmp_path,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )  # fmt: skip
+        for i in (1, 2, 3)
+    ]
+    for shard in shards:
+        _, err = shard.communicate(timeout=STEP_TIMEOUT)
+        assert shard.returncode == 0, err[-2000:]
+    merged = subprocess.run(
+        [sys.executable, "-m", "selfdx.cli", "merge", folder], timeout=STEP_TIMEOUT, **options
+    )
+    assert merged.returncode == 0, merged.stderr[-2000:]
+    location = f"{folder}/mentalbench-types-1_selfdx-first-option.eval"
+    assert merged.stdout.startswith(f"{location}: 4 samples from 3 shards, status success")
+    done = subprocess.run([*command, "--log-dir", whole], timeout=STEP_TIMEOUT, **options)
+    assert done.returncode == 0, done.stderr[-2000:]
+    (expected,) = list_eval_logs(whole)
+    assert_same_run(read_eval_log(expected.name), read_eval_log(location))
+    report = subprocess.run(
+        [sys.executable, "-m", "selfdx.cli", "report", folder, "--out", "report", "--quiet"],
+        timeout=STEP_TIMEOUT, **options,
+    )  # fmt: skip
+    assert report.returncode == 0, report.stderr[-2000:]
+    runs = pd.read_csv(tmp_path / "report" / "runs.csv")
+    assert runs.log.tolist() == ["mentalbench-types-1_selfdx-first-option.eval"]
+    on_disk = [p for p in tmp_path.rglob("*") if p.is_file() and "report" not in p.parts]
+    assert on_disk == [], on_disk  # every log in the bucket
+    assert SECRET not in merged.stdout + merged.stderr + report.stdout + report.stderr
 
 
 @pytest.mark.slow

@@ -40,6 +40,7 @@ from selfdx.analysis.identity import (
 from selfdx.datasets.strategies import STRATEGIES
 from selfdx.errors import SelfdxError
 from selfdx.run_facts import BENCHMARKS, CHECKS, logged_facts, setting_text
+from selfdx.shard_layout import merged_location, shard_place
 
 # Samples read per call of `read_eval_log_samples_by_id`. Each call parses the log's zip directory
 # once (about 0.1 s for 25,000 samples); 1,000 MentalBench samples take about 75 MB.
@@ -343,8 +344,12 @@ def find_runs(log_dir: str | Path) -> tuple[list[Run], list[tuple[str, str]]]:
     infos = list_eval_logs(str(log_dir), recursive=True, descending=False)
     if not infos:
         raise SelfdxError(f"log directory {log_dir} holds no Inspect logs (.eval or .json)")
+    listed = {info.name for info in infos}
     for info in infos:
         name = info.name.removeprefix("file://")
+        if shard_place(info.name) is not None:  # a share of a task's samples, never a run
+            skipped.append((name, shard_reason(info.name, listed, log_dir)))
+            continue
         try:
             header = read_eval_log(info.name, header_only=True)
         except Exception as exc:  # one broken file must not hide the other logs
@@ -372,6 +377,14 @@ def find_runs(log_dir: str | Path) -> tuple[list[Run], list[tuple[str, str]]]:
     label_runs(runs)
     runs.sort(key=report_order)
     return runs, skipped
+
+
+def shard_reason(location: str, listed: set[str], log_dir: str | Path) -> str:
+    """Why a sample shard's log is left out: its merged log is reported, or it awaits a merge."""
+    merged = merged_location(shard_place(location)[0])  # type: ignore[index]
+    if merged in listed:
+        return f"a sample shard of {merged.removeprefix('file://')}, which is reported"
+    return f"a sample shard, not merged yet: run `selfdx merge {log_dir}` and report again"
 
 
 def copy_key(run: Run) -> tuple:
