@@ -29,7 +29,8 @@ from selfdx.scorers.interview.scorer import interview_scorer
 from selfdx.solvers.interview.prompts import FullText, Mode
 from selfdx.solvers.interview.solver import interview as interview_solver
 
-TASK_VERSION = "4-A"  # 2: question reader; 3: answer check; 4: revised answers, CONTEXT
+# 2: question reader; 3: answer check; 4: revised answers, CONTEXT; 5: committed answers it missed
+TASK_VERSION = "5-A"
 # Each question adds two messages that every later call carries: the work grows with the square
 # of the budget, and a real interview is far shorter.
 MAX_QUESTIONS = 100

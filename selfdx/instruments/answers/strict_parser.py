@@ -24,6 +24,8 @@ from selfdx.instruments.answers.letter_grammar import (
     letter_of,
     read_expression,
     tokenize,
+    without_negated_brackets,
+    without_negated_lists,
 )
 from selfdx.instruments.answers.parsed import ParsedAnswer, unparsed
 from selfdx.instruments.answers.reply_text import clean_markdown, mark_option_names, strip_reasoning
@@ -33,7 +35,7 @@ ReadingKind = Literal["letters", "none", "ambiguous", "nothing"]
 # be excluded", "probably D, but B if the highs were hypomanic").
 QUALIFIERS = {
     "though", "although", "but", "also", "excluded", "unless", "otherwise", "pending", "actually",
-    "plausible", "equally", "provisional", "rule", "second",
+    "plausible", "equally", "provisional", "rule", "second", "probably",
 }  # fmt: skip
 # Words that make the answer conditional or unsettled, with or without another option named:
 # "A and C if low mood persists", "B, pending the history", "A (provisional)".
@@ -125,10 +127,11 @@ def judge_rest(expression: Expression, tokens: list[Token]) -> str | None:
         ),
         len(rest),
     )
-    sentence = without_negated_brackets(rest[:stop])
+    sentence = without_negated_lists(without_negated_brackets(rest[:stop]))
     words = [t.lower for t in sentence if t.kind == "WORD"]
     others = mentions(sentence) - set(expression.letters)
-    if others and any(word in HEDGES | QUALIFIERS for word in words):
+    unsure = any(w == "likely" and v != "less" for v, w in zip(["", *words], words, strict=False))
+    if others and (unsure or any(word in HEDGES | QUALIFIERS for word in words)):
         return f"ambiguous: hedged between {sorted(set(expression.letters))} and {sorted(others)}"
     moved = any(a in REVISED and b == "to" for a, b in zip(words, words[1:], strict=False))
     arrow = any(mark in "".join(t.text for t in sentence) for mark in ARROWS)
@@ -139,24 +142,6 @@ def judge_rest(expression: Expression, tokens: list[Token]) -> str | None:
     if any(word in CONDITIONAL for word in words[:6]):
         return "ambiguous: a condition on the answer"
     return None
-
-
-def without_negated_brackets(tokens: list[Token]) -> list[Token]:
-    """Tokens without a bracketed remark that opens with a negation ("A, D (not B or C)"): the
-    options in it are ruled out, not offered."""
-    kept: list[Token] = []
-    skip_to = -1
-    for index, token in enumerate(tokens):
-        if index < skip_to:
-            continue
-        if token.text == "(" and index + 1 < len(tokens) and tokens[index + 1].lower in NEGATIONS:
-            close = next(
-                (j for j in range(index + 1, len(tokens)) if tokens[j].text == ")"), len(tokens)
-            )
-            skip_to = close + 1
-            continue
-        kept.append(token)
-    return kept
 
 
 def commits(expression: Expression, tokens: list[Token]) -> bool:
