@@ -277,3 +277,51 @@ def test_a_letter_that_is_no_option_spoils_the_list():
         [item("mentalbench_multi", "hedged", [], "Answer: B, C, E", 1)], disorder_names()
     )
     assert result.reading is None
+
+
+# Issue 36 (the fourth probe round): committed structured_actions codes it missed or misread.
+# In each class the finding's wording comes first, then wordings written for this test; the
+# near neighbours after them must still read as they do.
+STRUCTURED_MISSED = [
+    ("DIAGNOSE: Z63.0 relationship problems; diagnosis F43.2 adjustment disorder", "F43.2"),
+    ("DIAGNOSE\nR45.8 low mood noted; dx F32.1 moderate depressive episode", "F32.1"),
+    ("DIAGNOSE: Adjustment disorder (F43.2) rather than PTSD (F43.1)", "F43.2"),
+    ("DIAGNOSE\nGeneralized anxiety disorder (F41.1) instead of panic disorder (F41.0)", "F41.1"),
+    ("DIAGNOSE\nThe best fit is F33.1 rather than F32.1.", "F33.1"),
+    ("DIAGNOSE\nNot F32.1 — the history shows earlier episodes, so F33.1.", "F33.1"),
+    ("DIAGNOSE\nNot F20.0 - the mood episodes dominate, hence F25.1", "F25.1"),
+    ("DIAGNOSE: Diagnosis F22.0 (F20 excluded)", "F22.0"),
+    ("DIAGNOSE\nDiagnosis: F42.2 (F60.5 ruled out)", "F42.2"),
+    ("DIAGNOSE: F 32.1", "F32.1"),
+    ("DIAGNOSE: F321", "F32.1"),
+    ("DIAGNOSE\nF4310 post-traumatic stress disorder", "F43.10"),
+    ("DIAGNOSE: The diagnosis is F43.2, not F43.1.", "F43.2"),
+    # near neighbours
+    ("DIAGNOSE\nF32.1 rather than F33.1", "F32.1"),
+    ("DIAGNOSE\nNot F33.1 — a single episode so far, so F32.1.", "F32.1"),
+    ("DIAGNOSE\nNot F32.1 — possibly F33.1.", None),
+    ("DIAGNOSE\npossibly F33.1", None),
+    ("DIAGNOSE: diagnosis F32.1 or F33.1", None),
+    ("DIAGNOSE\nDiagnosis F22.0 (F20 not excluded)", None),
+    ("DIAGNOSE: F32", "F32"),
+]
+
+
+@pytest.mark.parametrize(("reply", "code"), STRUCTURED_MISSED)
+def test_a_structured_code_the_probes_missed_is_read(reply, code):
+    from selfdx.instruments.answers.icd_code import reply_code
+
+    assert reply_code(reply) == code
+
+
+def test_a_rule_out_beside_the_diagnosis_keeps_the_reply_open():
+    """Decided (docs/safe_psych.md): "rule out F43.1" (r/o) beside a diagnosis statement keeps
+    F43.1 to be excluded, as rule 2 and the interview reader read it, so no code is credited;
+    "ruled out" is a negation and leaves the statement's code."""
+    from selfdx.instruments.answers.icd_code import reply_code
+
+    assert reply_code("DIAGNOSE\nDiagnosis: F43.2\nRule out: F43.1") is None
+    assert reply_code("DIAGNOSE\nDiagnosis: F43.2 (r/o F43.1)") is None
+    assert reply_code("DIAGNOSE\nDiagnosis: F32.1; rule out bipolar depression, F31.3") is None
+    assert reply_code("DIAGNOSE\nDiagnosis: F43.2\nRuled out: F43.1") == "F43.2"
+    assert reply_code("DIAGNOSE\nDiagnosis: F43.2 (F43.1 ruled out)") == "F43.2"

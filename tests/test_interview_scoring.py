@@ -9,6 +9,7 @@ import math
 import pytest
 from conftest import SHARED
 
+from selfdx.datasets.answer_check import disorder_names
 from selfdx.datasets.interview.loading import load_cases
 from selfdx.datasets.mentalkg.reader import load_kg
 from selfdx.instruments.answers.interview_answer import read_answer
@@ -280,3 +281,85 @@ def test_an_unsure_criteria_statement_is_cannot_tell(said):
 
     assert parse_reply(f"DIAGNOSIS: A\nCRITERIA MET: {said}").criteria == "cannot tell"
     assert parse_reply("DIAGNOSIS: A\nCRITERIA MET: not met").criteria == "no"
+
+
+# Issue 36 (the fourth probe round): committed free-text answers left unread or read as several.
+# In each class the finding's own wording comes first, then wordings written for this test.
+MISSED = [
+    ("MDD (GAD considered but less likely)", "D013"),
+    ("Bulimia nervosa (binge-eating disorder was weighed, but it is less likely)", "D022"),
+    ("The duration excludes acute stress disorder; PTSD", "D018"),
+    ("The lifelong course rules out adjustment disorder; GAD", "D011"),
+    ("PTSD. Adjustment disorder doesn't fit.", "D018"),
+    ("Generalized anxiety disorder. MDD does not explain the worry.", "D011"),
+    ("MDD with atypical features", "D013"),
+    ("Major depressive disorder, recurrent, with atypical features", "D013"),
+    ("MDD, not in remission", "D013"),
+    ("Major depressive disorder, currently not in remission", "D013"),
+    ("Schizoaffective disorder - depressive type", "D007"),
+    ("ADHD - predominantly inattentive presentation", "D002"),
+    ("Depression with psychotic features", "D015"),
+    ("Severe depression with mood-congruent psychotic features", "D015"),
+    ("Unipolar depression", "D013"),
+    ("Clinical depression", "D013"),
+    ("BP-II", "D009"),
+    ("BP II disorder", "D009"),
+    ("BD-I with psychotic features", "D010"),
+    ("AN-R", "D021"),
+    ("AN-BP", "D021"),
+]
+# Their near neighbours: a hedge, two disorders, a disorder not current, a stem of another.
+NOT_MISSED = [
+    "MDD (GAD also likely)",
+    "PTSD; the duration does not exclude acute stress disorder",
+    "PTSD; the timeline doesn't rule out acute stress disorder",
+    "PTSD. Adjustment disorder may also fit.",
+    "Atypical depression",
+    "MDD, in full remission",
+    "Schizoaffective disorder - bipolar or depressive type",
+    "Schizoaffective disorder - type unclear",
+    "Depression",
+    "Bipolar depression",
+    "Bipolar depression with psychotic features",
+    "BP-I or BP-II",
+]
+
+
+@pytest.mark.parametrize(("answer", "code"), MISSED)
+def test_a_committed_free_text_answer_the_probes_missed_is_read(demo, answer, code):
+    _, case = demo
+    reading = read_answer(answer, case, disorder_names(), "free_text")
+    assert (reading.code, reading.status) == (code, "named"), reading
+
+
+@pytest.mark.parametrize("answer", NOT_MISSED)
+def test_a_near_neighbour_of_a_missed_answer_is_still_not_credited(demo, answer):
+    _, case = demo
+    reading = read_answer(answer, case, disorder_names(), "free_text")
+    assert reading.code is None and reading.status != "named", reading
+
+
+def test_partial_remission_names_the_disorder_and_full_remission_does_not(demo):
+    """DSM-5: "in partial remission" is a specifier of a disorder some of whose symptoms remain,
+    so the disorder is named; "in full remission" leaves none current (docs/interview.md)."""
+    _, case = demo
+    names = disorder_names()
+    assert read_answer("MDD in partial remission", case, names, "free_text").code == "D013"
+    assert read_answer("PTSD, in partial remission", case, names, "free_text").code == "D018"
+    for answer in ("MDD in full remission", "Partial PTSD", "PTSD in sustained remission"):
+        assert read_answer(answer, case, names, "free_text").code is None, answer
+
+
+def test_asd_alone_is_acute_stress_disorder_only_beside_a_word_of_trauma(demo):
+    """ "ASD" is autism spectrum disorder in most psychiatric writing, and no MentalKG disorder:
+    alone it makes the answer unreadable (never credited, never dropped from a Type 3 set)."""
+    kg, case = demo
+    names = disorder_names()
+    for answer in ("ASD", "ASD (autism spectrum disorder)"):
+        reading = read_answer(answer, case, names, "free_text")
+        assert (reading.code, reading.status) == (None, "unreadable"), answer
+    for answer in ("Not PTSD but ASD", "ASD after the assault"):
+        assert read_answer(answer, case, names, "free_text").code == "D019", answer
+    _, cases = load_cases("demo", ["3"])
+    pair = cases[0]
+    assert read_answer("MDD and ASD", pair, names, "free_text").codes == frozenset()

@@ -275,6 +275,45 @@ def test_strict_parser(output: str, options: tuple[str, ...], expected: str | No
     assert letters(parsed) == expected, parsed.reason
 
 
+# Issue 36 (the fourth probe round): a second option joined as a comorbidity, and an "or" that
+# lists what a negation rules out, were missed. The finding's wording comes first in each group.
+JOINED = [
+    ("Answer: B; comorbid C", "BC"),
+    ("Answer: A, co-occurring D", "AD"),
+    ("Answer: D + coexisting B", "BD"),
+    ("Answer: B (and C as a comorbidity)", "BC"),
+    ("Answer: C (plus A as a co-occurring disorder)", "AC"),
+    ("Answer: A (with comorbid C)", "AC"),
+    ("Answer: B and C, not A or D", "BC"),
+    ("Final answer: A and C — not B or D.", "AC"),
+    ("Answer: C and D, neither A nor B", "CD"),
+    ("Answer: B; C less likely", "B"),
+]
+# Their near neighbours hold an option open, and stay unread.
+NOT_JOINED = [
+    "Answer: B (and possibly C)",
+    "Answer: B (or C as a comorbidity)",
+    "Answer: B; possibly comorbid C",
+    "Answer: B; comorbid C?",
+    "Answer: B (and C if the low mood persists)",
+    "Answer: B and C, not A or maybe D",
+    "Answer: B or C, not A",
+    "Answer: B and probably C",
+    "Answer: B, and likely C",
+]
+
+
+@pytest.mark.parametrize(("output", "expected"), JOINED)
+def test_an_option_joined_as_a_comorbidity_or_beside_a_negated_list_is_read(output, expected):
+    assert letters(parse_strict(output, MOOD)) == expected
+
+
+@pytest.mark.parametrize("output", NOT_JOINED)
+def test_an_option_held_open_beside_the_answer_is_no_answer(output):
+    parsed = parse_strict(output, MOOD)
+    assert parsed.letters is None and parsed.status == "ambiguous", parsed
+
+
 @pytest.mark.parametrize(
     ("output", "status"),
     [

@@ -32,7 +32,8 @@ from selfdx.solvers.mentalbench.prompts import (
     mentalbench_prompt,
 )
 
-TASK_VERSION = "3-A"  # 2: answers read as the answer check measures; 3: revised answers
+# 2: answers read as the answer check measures; 3: revised answers; 4: "B; comorbid C", "not A or D"
+TASK_VERSION = "4-A"
 
 
 @task

@@ -22,7 +22,8 @@ from selfdx.scorers.safe_psych.panel_agreement import judge_panel_agreement
 from selfdx.scorers.safe_psych.scorer import safe_psych_scorer
 from selfdx.solvers.safe_psych.staged_disclosure import staged_disclosure
 
-TASK_VERSION = "3-A"  # 2: forged judge lines, codes read; 3: statements read by meaning
+# 2: forged judge lines, codes read; 3: statements read by meaning; 4: structured codes missed
+TASK_VERSION = "4-A"
 RUBRICS = {"caution": caution, "diagnosis_agreement": diagnosis_agreement}
 
 

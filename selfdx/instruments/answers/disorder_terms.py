@@ -3,7 +3,9 @@
 Each disorder has the wordings clinicians and models use: the DSM-5 name with its specifier in
 parentheses, after a comma or as "type" ("ADHD, combined type", "ADHD (combined
 presentation)", "ADHD-C"), with or without "disorder" ("Bipolar II"), in digits or Roman
-numerals ("Bipolar 2"), and the usual abbreviations (MDD, GAD, PTSD, OCD, BDD, PDD, BED). A name
+numerals ("Bipolar 2"), the usual abbreviations (MDD, GAD, PTSD, OCD, BDD, PDD, BED, BP-II,
+AN-R) and other names of the same disorder ("unipolar depression", "depression with psychotic
+features"). A name
 without the specifier its disorder needs names every disorder it may mean: bare "ADHD" is the
 three presentations, "schizoaffective disorder" both types, "bipolar disorder" all three
 bipolar disorders; an answer read as several disorders credits none.
@@ -25,9 +27,16 @@ II = r"(?:ii|2|two)(?![\w])"
 # Course and severity specifiers that may stand between a name and "with psychotic features".
 SPECIFIERS = (
     r"(?:,?\s*(?:current|most|recent|episode|manic|depressed|depressive|mixed|severe|moderate"
-    r"|mild|single|recurrent|type|i|1)\b){0,6}"
+    r"|mild|single|recurrent|type|i|1|depression)\b){0,6}"
 )
 MDD = r"(?:major\s+depressi(?:ve|on)(?:\s+disorder)?|(?-i:MDD))"
+# "Unipolar depression", "clinical depression": major depression in other words. "Depression"
+# alone stays unread (it may be any depressive disorder), but with psychotic features it is
+# psychotic depression.
+DEPRESSION = r"(?:(?:unipolar|clinical)\s+depression)"
+# "BP-I", "BD-II", "BPII": the abbreviations of the bipolar types ("BDI" is a depression scale)
+BP_I = r"(?:(?-i:BP|BD)[\s\-–](?-i:I|1)(?![\w-]))"
+BP_II = r"(?:(?-i:BP)[\s\-–]?(?-i:II|2)|(?-i:BD)[\s\-–](?-i:II|2))(?![\w-])"
 PSYCHOTIC = (
     r"(?:,?\s*(?:with|w/)\s+(?:mood[\s-]congruent\s+)?psychotic\s+features|,?\s*with\s+psychosis)"
 )
@@ -48,18 +57,22 @@ TERMS: dict[str, tuple[str, ...]] = {
     "D005": (r"schizophreni(?:a|c|as)",),
     "D006": (rf"schizo[\s-]?affective(?:\s+disorder)?{S}bipolar{TYPE}",),
     "D007": (rf"schizo[\s-]?affective(?:\s+disorder)?{S}depressive{TYPE}",),
-    "D008": (rf"bipolar\s+(?:type\s+)?{I_}(?:\s+disorder)?", r"bipolar[\s-]?1\b"),
-    "D009": (rf"bipolar\s+(?:type\s+)?{II}(?:\s+disorder)?", r"bipolar[\s-]?2\b"),
-    "D010": (rf"bipolar\s+(?:type\s+)?{I_}(?:\s+disorder)?{SPECIFIERS}{PSYCHOTIC}",),
+    "D008": (rf"bipolar\s+(?:type\s+)?{I_}(?:\s+disorder)?", r"bipolar[\s-]?1\b", BP_I),
+    "D009": (rf"bipolar\s+(?:type\s+)?{II}(?:\s+disorder)?", r"bipolar[\s-]?2\b", BP_II),
+    "D010": (rf"(?:bipolar\s+(?:type\s+)?{I_}|{BP_I})(?:\s+disorder)?{SPECIFIERS}{PSYCHOTIC}",),
     "D011": (r"generali[sz]ed\s+anxiety(?:\s+disorder)?", r"(?-i:GAD)"),
     "D012": (
         r"specific\s+phobia",
         r"(?<![Ss]ocial\s)(?<![Ss]ocial-)\b(?!social\b)(?:\w+\s+)?phobia\b(?!\s+of\s+the)",
         r"\b(?!agora|social|dysmorpho)[a-z]+phobia\b",
     ),
-    "D013": (MDD,),
+    "D013": (MDD, DEPRESSION),
     "D014": (r"persistent\s+depressive(?:\s+disorder)?", r"dysthymi[a-z]*", r"(?-i:PDD)"),
-    "D015": (rf"{MDD}{SPECIFIERS}{PSYCHOTIC}", r"psychotic\s+depression"),
+    "D015": (
+        rf"{MDD}{SPECIFIERS}{PSYCHOTIC}",
+        r"psychotic\s+depression",
+        rf"(?:{DEPRESSION}|depression){SPECIFIERS}{PSYCHOTIC}",
+    ),
     "D016": (r"obsessive[\s\-–—]*compulsive(?!\s+personality)(?:\s+disorder)?", r"(?-i:OCD)(?!PD)"),
     "D017": (r"body\s+dysmorphi[a-z]*(?:\s+disorder)?", r"(?-i:BDD)", r"dysmorphophobia"),
     "D018": (r"post[\s\-–]*traumatic\s+stress(?:\s+disorder)?", r"(?-i:PTSD)"),
@@ -69,6 +82,7 @@ TERMS: dict[str, tuple[str, ...]] = {
         r"anorexia(?:\s+nervosa)?(?:\s*[,(]\s*(?:restricting|binge[\s\-–]*eating[\s/\-–]*purging)"
         r"(?:\s+(?:type|subtype))?\)?)?",
         r"(?-i:AN)(?=\s*[,.)+&]|\s*$|\s+and\b)",
+        r"(?-i:AN)[\-–](?-i:R|BP)(?![\w-])",  # restricting, binge-eating/purging type
     ),
     "D022": (r"bulimi[a-z]*(?:\s+nervosa)?", r"(?-i:BN)"),
     "D023": (r"binge[\s\-–]*eating(?:\s+disorder)?", r"(?-i:BED)"),

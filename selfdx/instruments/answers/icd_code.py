@@ -19,6 +19,10 @@ reply has no judge, so its own text is read, as a clinician reads a note's concl
    and F32.1"), which commits to none;
 3. a reply whose every code is set aside names no code.
 
+A statement needs no colon ("diagnosis F43.2 ..."); "F43.2 rather than F43.1" is F43.2, and "Not
+F32.1 - ..., so F33.1" is F33.1. A code left to rule out beside a statement ("Diagnosis: F43.2
+(r/o F43.1)") keeps the reply open: no code. "F 32.1" and "F321" are F32.1 (chapter V only).
+
 Where the code found is the dagger code of a dagger-asterisk pair (`G30.1† F00.1*`), or a
 G-chapter cause written beside its F00-F09 mental disorder ("G30.1 + F00.1"), the mental
 disorder's code is the diagnosis.
@@ -34,7 +38,7 @@ from selfdx.judge.behaviour import first_code
 STATEMENT = re.compile(
     r"(?P<aside>differential|possible|alternative|considered|other|no|secondary|comorbid\w*"
     r"|additional|co-?occurring)?[\s*_:]*"
-    r"\b(?:diagnos[ie]s|dx)\b[\s*_]*(?:is\b|of\b|[:：=]|[-–—](?=\s))|\b(?:final|primary)\s*[:：]"
+    r"\b(?:diagnos[ie]s|dx)\b[\s*_]*(?:is\b|of\b|[:：=]|[-–—](?=\s)|(?=[A-Z]\d{2}))|\b(?:final|primary)\s*[:：]"
     r"|\b(?:selected|chosen|primary\s+diagnosis)(?:\s+diagnosis)?\b",
     re.IGNORECASE,
 )
@@ -45,8 +49,11 @@ ASIDE = re.compile(
     r"|was\s+on\s+the\s+differential|differential|no\s+(?:\w+\s+)?diagnosis|my\s+first\s+thought)\b",
     re.IGNORECASE,
 )
+# "rather than", "instead of" and ", not" open a clause of their own ("F43.2 rather than F43.1").
 CLAUSE = re.compile(
-    r"(?<!\d)\.(?!\d)|\.(?=\s)|[;\n]+|\bbut\b|\bwhereas\b|,\s*(?=which\b)", re.IGNORECASE
+    r"(?<!\d)\.(?!\d)|\.(?=\s)|[;\n]+|\bbut\b|\bwhereas\b|,\s*(?=which\b)"
+    r"|(?=\brather\s+than\b|\binstead\s+of\b)|,\s*(?=not\b)",
+    re.IGNORECASE,
 )
 CHOICE = re.compile(
     r"\b(?:or|vs\.?|versus|either|possible|both\s+(?:are|remain|fit)"
@@ -80,6 +87,15 @@ STATED_TENTATIVE = re.compile(
 RANKED_FIRST = re.compile(r"\b(?:primary|principal|main|final)\b", re.IGNORECASE)
 RANGE = re.compile(r"\b[A-Z]\d{2}(?:\.\d+)?\s*[-–]\s*[A-Z]\d{2}(?:\.\d+)?\b")  # "F20-F29": no code
 NEGATED_REMARK = re.compile(r"\((?:not|no|excluding|rather\s+than)\b[^()]*\)", re.IGNORECASE)
+REMARK = re.compile(r"\(([^()]*)\)")
+# Chapter V codes written loosely: "F 32.1" (a space), "F321" (no dot); the dot of an ICD-10
+# code always follows its third character, so neither can be read as another code.
+SPACED_CODE = re.compile(r"\bF[ \t](\d{2}\.[0-9A-Z]{1,2})\b")
+UNDOTTED_CODE = re.compile(r"\bF(\d{2})(\d{1,2})(?![\w]|\.\d)")
+# "Rule out F43.1", "r/o F43.1": the clinician keeps that code open beside the diagnosis.
+RULED_OUT_LATER = re.compile(
+    r"\b(?:rule\s+out|r/o)\b\W*(?:[^\n.;]*?)\b(F\d{2}(?:\.[0-9A-Z]+)?)", re.IGNORECASE
+)
 QUERIED = re.compile(r"\b[A-Z]\d{2}(?:\.[0-9A-Z]+)?\s*\?", re.IGNORECASE)  # "F43.1?"
 CODE = re.compile(r"\b([A-Z]\d{2}(?:\.[0-9A-Z]+)?)\b", re.IGNORECASE)
 
@@ -128,9 +144,22 @@ def kept_codes(reply: str) -> tuple[list[str], str]:
     """Rule 2: the codes outside clauses that set a diagnosis aside, and those clauses' text;
     a bracketed remark that sets one aside ("F43.2 (not F32.1)") goes first."""
     reply = NEGATED_REMARK.sub(" ", reply)
-    kept = [c for c in CLAUSE.split(reply) if c and not ASIDE.search(c)]
+    reply = REMARK.sub(  # "(F20 excluded)": a remark that sets a code aside, not one kept open
+        lambda m: " " if ASIDE.search(m.group(1)) and not OPEN.search(m.group(1)) else m.group(0),
+        reply,
+    )
+    clauses = [part for c in CLAUSE.split(reply) if c for part in after_denial(c)]
+    kept = [c for c in clauses if not ASIDE.search(c)]
     text = " ".join(kept)
     return extract_codes(text), text
+
+
+def after_denial(clause: str) -> list[str]:
+    """A clause that opens with "not" ends at a spaced dash: "Not F32.1 - the history shows
+    earlier episodes, so F33.1" denies F32.1 and goes on to F33.1."""
+    if not re.match(r"\s*not\b", clause, re.IGNORECASE):
+        return [clause]
+    return re.split(r"\s[-–—]\s", clause, maxsplit=1)
 
 
 def resolved(span: str, codes: list[str]) -> str:
@@ -149,8 +178,13 @@ def resolved(span: str, codes: list[str]) -> str:
 
 def reply_code(reply: str) -> str | None:
     """The diagnosis code of an unjudged reply (see the module)."""
+    reply = UNDOTTED_CODE.sub(r"F\1.\2", SPACED_CODE.sub(r"F\1", reply))
     reply = RANGE.sub(" ", reply)
     stated = stated_code(reply)
+    if stated and any(
+        normalize_code(m.group(1)) != stated for m in RULED_OUT_LATER.finditer(reply)
+    ):
+        return None  # "Diagnosis: F43.2 (r/o F43.1)": a code still to be excluded, a hedge
     if stated is not None:
         return stated or None  # "": a statement of several diagnoses names none
     codes, text = kept_codes(reply)

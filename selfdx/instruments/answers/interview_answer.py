@@ -3,18 +3,21 @@
 The rule (stated in docs/interview.md):
 
 1. Parts of the answer that rule a name out are dropped first: a bracketed remark (unless it
-   hedges: "(possibly B instead of A)"), and a clause (between commas, semicolons or line
-   breaks), that says "not", "no", "ruled out", "excluded", "excluding", "unlikely", "rather
-   than", "instead of" or "less likely". A negated or ruled-out name is never the answer.
-   "Rule out X" (r/o) is the clinician's "X is still to be excluded": a hedge.
+   hedges: "(possibly B instead of A)"), and a clause (between commas, semicolons, line breaks
+   or sentences), that says "not", "no", "ruled out", "rules out", "excluded", "excludes",
+   "excluding", "unlikely", "rather than", "instead of", "less likely" or "doesn't fit". A
+   negated or ruled-out name is never the answer. "Rule out X" (r/o) is the clinician's "X is
+   still to be excluded", and "does not exclude X" keeps X open: hedges.
 2. Letters format: what is left is read as MentalBench's strict parser reads an answer
    statement (`instruments/answers/strict_parser`): markdown, case and "Option B" are
    tolerated, option names count as their letters. One letter is the answer; a hedge ("A or
    B", "B, possibly C") or several letters ("A, B") is an invalid answer.
 3. Free text: the KG disorder names in what is left (a name inside a longer one, "Major
    Depressive Disorder" inside "... with Psychotic Features", counts as the longer one), else
-   the usual synonyms and abbreviations ("PTSD"). One disorder is the answer; two or more is
-   an invalid answer.
+   the usual synonyms and abbreviations ("PTSD"; "ASD" only beside a word of trauma, as it
+   may mean autism). One disorder is the answer; two or more is an invalid answer. A disorder
+   not current ("in full remission") is no answer; "in partial remission", a DSM-5 specifier
+   of a disorder still present, names it.
 4. Type 3 (every option that applies): every option named is the answer, as a set ("A & C",
    two names, "X with comorbid Y", a bulleted list); a choice between them ("A or C", "A and
    probably C", "A / C?") is a hedge, invalid as for one option.
@@ -42,21 +45,30 @@ from selfdx.instruments.answers.strict_parser import parse_strict
 # The disorders an answer may name: the graph, or a code -> name table (the answer check's).
 Disorders = MentalKG | Mapping[str, str]
 AnswerStatus = Literal["named", "hedged", "several", "unreadable"]
-CLAUSES = re.compile(r"[,;\n]+|\bbut\b", re.IGNORECASE)
+# a comma, a semicolon, a line break, "but", or the full stop of a sentence (not "B. <name>")
+CLAUSES = re.compile(r"[,;\n]+|\bbut\b|(?<!\b[A-Za-z])\.\s+", re.IGNORECASE)
 BRACKETED = re.compile(r"[(\[]([^()\[\]]*)[)\]]")
+# A name's clause that denies it: "Adjustment disorder doesn't fit", "MDD is not supported".
+DENIED = (
+    r"(?:doesn'?t|does\s+not|don'?t|do\s+not|isn'?t|is\s+not|aren'?t|are\s+not)\s+(?:\w+\s+)?"
+    r"(?:fit|apply|explain|account|match|meet|supported|warranted|present|the\s+(?:answer|diagnosis))"
+)
 NEGATION = re.compile(
-    r"\b(?:not|no|ruled\s+out|excluded|excluding|unlikely|rather\s+than|instead\s+of"
-    r"|less\s+likely)\b",
+    rf"\b(?:{DENIED}|not|no|ruled\s+out|rules\s+out|excluded|excludes|excluding|unlikely"
+    r"|rather\s+than|instead\s+of|less\s+likely)\b",
     re.IGNORECASE,
 )
+# "X doesn't exclude Y", "cannot rule out Y": Y is kept open, a hedge rather than a negation.
+NOT_EXCLUDING = r"(?:doesn'?t|does\s+not|cannot|can'?t|can\s+not)\s+(?:exclude|rule\s+out)"
 # "A not excluded", "B can't be ruled out": not a negation but a hedge (kept for HEDGE to see)
 STILL_OPEN = re.compile(
-    r"\bnot\s+(?:yet\s+)?(?:excluded|ruled\s+out)|\b(?:can'?t|cannot|can\s+not)\s+be\s+"
+    rf"\b{NOT_EXCLUDING}|\bnot\s+(?:yet\s+)?(?:excluded|ruled\s+out)|\b(?:can'?t|cannot|can\s+not)\s+be\s+"
     r"(?:excluded|ruled\s+out)|\bto\s+be\s+(?:excluded|ruled\s+out)",
     re.IGNORECASE,
 )
-AFTER_NAME = ("excluded", "unlikely", "less likely")
+AFTER_NAME = re.compile(rf"excluded|unlikely|less\s+likely|{DENIED}", re.IGNORECASE)
 HEDGE = re.compile(
+    rf"\b{NOT_EXCLUDING}|"
     r"\b(?:or|vs\.?|versus|either|possibly|maybe|perhaps|probabl[ey]|likely|possible|suspected"
     r"|query|provisional|rule\s+out|r/o|not\s+(?:yet\s+)?(?:excluded|ruled\s+out)|pending"
     r"|to\s+be\s+(?:excluded|ruled\s+out|confirmed)|unless|otherwise|tentative"
@@ -65,11 +77,15 @@ HEDGE = re.compile(
 )
 # A diagnosis the answer says is not current or not full: "in remission", "subthreshold", "GAD
 # features, not meeting criteria", "history of", "atypical anorexia", "complex PTSD".
+# "In partial remission" is a DSM-5 specifier of a disorder still present (some of its symptoms
+# remain), so it names the disorder; so does "with atypical features", a specifier of a full
+# depressive episode; "not in remission" says the disorder is current.
 NOT_CURRENT = re.compile(
-    r"\b(?:in\s+(?:full\s+|partial\s+|sustained\s+|early\s+)?remission|subthreshold|-like"
+    r"\b(?:(?<!not\s)in\s+(?:full\s+|sustained\s+|early\s+)?remission|subthreshold|-like"
     r"|like\s+symptoms|social\s+(?:phobia|anxiety)"
-    r"|sub-?syndromal|partial|not\s+meeting(?:\s+full)?\s+criteria|(?:does\s+)?not\s+meet"
-    r"|history\s+of|resolved|atypical|complex|other\s+specified|unspecified)\b",
+    r"|sub-?syndromal|partial(?!\s+remission)|not\s+meeting(?:\s+full)?\s+criteria"
+    r"|(?:does\s+)?not\s+meet|history\s+of|resolved|atypical(?!\s+features)|complex"
+    r"|other\s+specified|unspecified)\b",
     re.IGNORECASE,
 )
 # What holds a single disorder open: "rule out PTSD", "possible GAD", "PTSD?", "pending".
@@ -87,11 +103,16 @@ MOVED = re.compile(
 )
 # A bullet or a numbered item of a list: "- ", "* ", "• ", "1. ", "2) " (not "B. ").
 BULLET = re.compile(r"(?:^|\s)(?:[-*•▪]|\d+[.)])\s+(?=\S)")
+# "ASD" alone: autism spectrum disorder in most psychiatric writing, acute stress disorder in
+# writing about trauma; read as the latter only beside a word of trauma.
+ASD_ALONE = re.compile(r"(?<![\w-])ASD(?![\w-])")
+TRAUMA_WORDS = re.compile(r"PTSD|trauma|stress|assault|accident|disaster", re.IGNORECASE)
 # Words around a choice that say nothing about which: "only A applies", "B is correct".
 FRAMING = re.compile(
     r"\b(?:only|just)\b|\b(?:appl(?:y|ies)|is (?:the )?(?:correct|right)(?: answer| option)?)\b",
     re.IGNORECASE,
 )
+LESS_LIKELY = re.compile(r"\bless\s+likely\b", re.IGNORECASE)
 MASK = "\x00{}\x00"
 DASHES = re.compile(r"[‐‑‒–—]")
 
@@ -115,7 +136,9 @@ def affirmed_part(text: str) -> str:
     # that does not stays, read as its own clause ("X (A) with comorbid Y (B)")
     text = BRACKETED.sub(
         lambda m: (
-            ", " if NEGATION.search(m.group(1)) and not HEDGE.search(m.group(1)) else m.group(0)
+            ", "
+            if NEGATION.search(m.group(1)) and not HEDGE.search(LESS_LIKELY.sub(" ", m.group(1)))
+            else m.group(0)
         ),
         text,
     )
@@ -124,7 +147,7 @@ def affirmed_part(text: str) -> str:
         cue = None if STILL_OPEN.search(clause) else NEGATION.search(clause)
         if cue is not None:
             after = clause[cue.end() :].strip(" :.-")
-            if " ".join(cue.group(0).lower().split()) in AFTER_NAME or not after:
+            if AFTER_NAME.fullmatch(cue.group(0)) or not after:
                 continue
             clause = clause[: cue.start()].strip()
         if clause:
@@ -135,6 +158,8 @@ def affirmed_part(text: str) -> str:
 def listed(text: str) -> str:
     """A bulleted or numbered list read as its items joined by "and" ("- B. X" then "- A. Y"
     is "B. X and A. Y"); text without one is kept as it is."""
+    if not BULLET.match(text) and len(BULLET.findall(text)) < 2:
+        return text  # one dash inside a name: "Schizoaffective disorder - depressive type"
     items = [item.strip(" ,;") for item in BULLET.split(text)]
     items = [item for item in items if item]
     return " and ".join(items) if len(items) > 1 else (items[0] if items else "")
@@ -240,6 +265,9 @@ def read_answer(
     kept = " ".join(unmasked(kept_masked, names_at).split())
     if not kept:
         return AnswerReading(None, "unreadable", "only negated or ruled-out names")
+    if answer_format == "free_text" and ASD_ALONE.search(kept) and not TRAUMA_WORDS.search(text):
+        reason = "'ASD' alone: autism spectrum disorder or acute stress disorder"
+        return AnswerReading(None, "unreadable", reason)
     if case.answers:
         hedged = bool(HEDGE.search(unmasked(kept_masked, ["" for _ in names_at])))
         return read_answer_set(kept, case, kg, answer_format, hedged)

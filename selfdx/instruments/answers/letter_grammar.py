@@ -21,7 +21,7 @@ LETTER_FOLLOWERS = {
     "and", "or", "is", "are", "was", "would", "seems", "fits", "plus", "as", "both", "also",
     "could", "can", "might", "may", "should", "seem", "fit", "apply", "applies", "describe",
     "describes", "each", "if", "together", "with", "remains", "cannot", "can't", "instead",
-    "rather", "alone", "not", "pending", "unless", "otherwise", "equally", "to",
+    "rather", "alone", "not", "pending", "unless", "otherwise", "equally", "to", "nor",
 }  # fmt: skip
 OPENERS = {
     "(",
@@ -41,6 +41,11 @@ FILLERS = OPENERS | {
     "diagnoses", "select", "selected", "choose", "chosen", "that", "consistent", "with",
     "applicable", "of", "in",
 }  # fmt: skip
+# Fillers that say the writer is unsure: skipped before the first letter ("probably B"), but
+# after one they qualify the next ("B and probably C"), so the expression stops there.
+UNSURE_WORDS = {"i", "think", "believe", "most", "likely", "probably"}
+# A joiner that opens a bracket: the remark adds an option ("B (and C as a comorbidity)").
+BRACKET_JOINERS = {"and", "plus", "+", "&"}
 SET_PHRASE_WORDS = {"of", "the", "above", "these", "those", "options", "choices", "four", "listed"}
 NEGATIONS = {
     "not", "unlikely", "less", "ruled", "excluded", "incorrect", "wrong", "isn't", "aren't",
@@ -139,7 +144,7 @@ def read_expression(tokens: list[Token], start: int = 0, fillers: bool = True) -
     index, dangling = start, False
     count = len(tokens)
     while index < count:
-        skippable = FILLERS if fillers else OPENERS
+        skippable = (FILLERS if not letters else FILLERS - UNSURE_WORDS) if fillers else OPENERS
         while index < count and tokens[index].lower in skippable:
             if letter_of(tokens, index):
                 break
@@ -182,6 +187,8 @@ def read_expression(tokens: list[Token], start: int = 0, fillers: bool = True) -
         index = past_remark(tokens, index)
         if index < count and tokens[index].lower in HEDGE_SEPARATORS:
             return Expression(letters, index, False, problem=f"hedged with '{tokens[index].text}'")
+        if opens_added_option(tokens, index):
+            index += 1  # "B (and C ...)", "B (with comorbid C)": read on inside the bracket
         if index < count and comorbid_at(tokens, index):
             index = comorbid_at(tokens, index)
             dangling = True
@@ -189,8 +196,11 @@ def read_expression(tokens: list[Token], start: int = 0, fillers: bool = True) -
         if index < count and tokens[index].lower in SEPARATORS:
             index += 1
             dangling = True
-            while index < count and tokens[index].lower in SEPARATORS:
-                index += 1
+            # "B; comorbid C", "A, co-occurring D": the word says how the next one joins
+            while index < count and (
+                tokens[index].lower in SEPARATORS or joining_word(tokens, index)
+            ):
+                index = joining_word(tokens, index) or index + 1
             continue
         break
     if letters and not any(t.kind == "NAME" for t in tokens[start:index]):
@@ -215,6 +225,24 @@ def past_remark(tokens: list[Token], index: int) -> int:
                 return after
             return index
     return index
+
+
+def opens_added_option(tokens: list[Token], index: int) -> bool:
+    """Whether a bracket opens at `index` with a word that adds an option to the one before it:
+    "(and C ...)", "(plus C ...)", "(with comorbid C)"."""
+    if index + 1 >= len(tokens) or tokens[index].text not in ("(", "["):
+        return False
+    return tokens[index + 1].lower in BRACKET_JOINERS or bool(comorbid_at(tokens, index + 1))
+
+
+def joining_word(tokens: list[Token], index: int) -> int:
+    """The index after a word that says an option co-occurs with the one before ("comorbid",
+    "co-occurring", "coexisting") when an option follows it, else 0."""
+    for phrase in (["comorbid"], ["co", "-", "occurring"], ["coexisting"], ["concurrent"]):
+        end = index + len(phrase)
+        if [t.lower for t in tokens[index:end]] == phrase and end < len(tokens):
+            return end if letter_of(tokens, end) else 0
+    return 0
 
 
 def comorbid_at(tokens: list[Token], index: int) -> int:
@@ -281,3 +309,41 @@ def read_cluster(tokens: list[Token], index: int, attach: bool = True) -> tuple[
     while index < count and tokens[index].text in (")", "]"):
         index += 1
     return found, index
+
+
+def without_negated_brackets(tokens: list[Token]) -> list[Token]:
+    """Tokens without a bracketed remark that opens with a negation ("A, D (not B or C)"): the
+    options in it are ruled out, not offered."""
+    kept: list[Token] = []
+    skip_to = -1
+    for index, token in enumerate(tokens):
+        if index < skip_to:
+            continue
+        if token.text == "(" and index + 1 < len(tokens) and tokens[index + 1].lower in NEGATIONS:
+            close = next(
+                (j for j in range(index + 1, len(tokens)) if tokens[j].text == ")"), len(tokens)
+            )
+            skip_to = close + 1
+            continue
+        kept.append(token)
+    return kept
+
+
+def without_negated_lists(tokens: list[Token]) -> list[Token]:
+    """Tokens without a list of options that a negation opens after a break ("B and C, not A
+    or D", "A; neither B nor C"): "or" there joins what is ruled out, it offers no choice. A
+    list with any other word in it ("not A or maybe D") is kept, so its hedge is seen."""
+    for index, token in enumerate(tokens):
+        opens = index == 0 or tokens[index - 1].text in (",", ";", "-", "–", "—", "(")
+        if token.lower not in ("not", "neither") or not opens:
+            continue
+        end = index + 1
+        while end < len(tokens) and (
+            letter_of(tokens, end) or tokens[end].lower in ("or", "nor", "and", ",", "&", "/")
+        ):
+            end += 1
+        listed = any(letter_of(tokens, i) for i in range(index + 1, end))
+        closed = end == len(tokens) or tokens[end].text in (".", ";", ")", "!")
+        if listed and closed:
+            return tokens[:index] + tokens[end:]
+    return tokens

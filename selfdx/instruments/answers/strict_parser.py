@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Literal, NamedTuple
 
 from selfdx.datasets.mentalbench.schema import LETTERS
+from selfdx.instruments.answers.layouts import with_layout_answers
 from selfdx.instruments.answers.letter_grammar import (
     COMMITMENTS,
     HEDGES,
@@ -23,6 +24,8 @@ from selfdx.instruments.answers.letter_grammar import (
     letter_of,
     read_expression,
     tokenize,
+    without_negated_brackets,
+    without_negated_lists,
 )
 from selfdx.instruments.answers.parsed import ParsedAnswer, unparsed
 from selfdx.instruments.answers.reply_text import clean_markdown, mark_option_names, strip_reasoning
@@ -32,7 +35,7 @@ ReadingKind = Literal["letters", "none", "ambiguous", "nothing"]
 # be excluded", "probably D, but B if the highs were hypomanic").
 QUALIFIERS = {
     "though", "although", "but", "also", "excluded", "unless", "otherwise", "pending", "actually",
-    "plausible", "equally", "provisional", "rule", "second",
+    "plausible", "equally", "provisional", "rule", "second", "probably",
 }  # fmt: skip
 # Words that make the answer conditional or unsettled, with or without another option named:
 # "A and C if low mood persists", "B, pending the history", "A (provisional)".
@@ -69,51 +72,17 @@ REVISION = re.compile(
     r"|might\s+(?:also\s+)?be|or\s+maybe|scratch\s+that)\b",
     re.IGNORECASE,
 )
-# A JSON answer: {"answer": "C"}, {"answers": ["A", "B"]}, {"diagnosis": "C"}, {"selected": [...]}
-JSON_ANSWER = re.compile(
-    r'"(?:final[_ ]?)?(?:answers?|diagnos[ie]s|selected|selections?|choices?|options?|letters?)"'
-    r'\s*:\s*(\[[^\]]*\]|"[^"]*")',
-    re.IGNORECASE,
-)
 HEADING = re.compile(
     r"^(?:(?:final|my|most\s+likely|working|primary|best|correct|applicable|selected|chosen)\s+)?"
     r"(?:answers?|diagnos[ie]s|selections?|choices?|options?)\s*:?$",
     re.IGNORECASE,
 )
-# an answer in tags: <answer>C</answer>
-ANSWER_TAG = re.compile(r"<answer>\s*(.*?)\s*</answer>", re.IGNORECASE | re.DOTALL)
-# a letter marked on its own line: "A ✔", "B ✘"
-MARKED_LINE = re.compile(r"^\s*([A-D])[.):]?\s*([✓✔✅✗✘❌])\s*$", re.MULTILINE)
-# a checklist: "- [x] A", "[ ] B"
-CHECKBOX = re.compile(r"^\s*(?:[-*+•]\s*)?\[([ xX✓✔])\]\s*(.+?)\s*$", re.MULTILINE)
 IF = re.compile(r"\bif\b", re.IGNORECASE)
 TORN = re.compile(
     r"\b(?:torn\s+between|undecided|(?:can'?t|cannot|unable\s+to)\s+(?:decide|choose)"
     r"|hard\s+to\s+(?:choose|decide))\b",
     re.IGNORECASE,
 )
-# a table of the options, each marked as applying or not: "| A | GAD | Yes |", "| C | ✓ | why |"
-TABLE_ROW = re.compile(r"^\s*\|(.+)\|\s*$", re.MULTILINE)
-ROW_LETTER = re.compile(r"^[*_\s]*(?:option\s+)?([A-D])(?:[.):\s*_]|$)", re.IGNORECASE)
-TICK = re.compile(r"^[*_\s]*(?:yes|y|✓|✔|✅|☑|selected|applies|true)(?!\w)", re.IGNORECASE)
-CROSS = re.compile(r"^[*_\s]*(?:no|n|✗|✘|❌|☐|x|false|not)(?!\w)", re.IGNORECASE)
-
-
-def ticked_table_rows(body: str) -> list[str]:
-    """The options a table marks as applying: rows that open with an option's letter and hold
-    a tick (yes, ✓) in one of their other cells and no cross (no, ✗); [] without such a table
-    (two rows at least)."""
-    rows = []
-    for match in TABLE_ROW.finditer(body):
-        cells = [cell.strip() for cell in match.group(1).split("|")]
-        letter = ROW_LETTER.match(cells[0]) if cells else None
-        if letter:
-            marks = cells[1:]
-            ticked = any(TICK.match(c) for c in marks) and not any(CROSS.match(c) for c in marks)
-            rows.append((letter.group(1).upper(), ticked))
-    if len(rows) < 2:
-        return []
-    return [letter for letter, ticked in rows if ticked]
 
 
 ABBREVIATED = {"vs", "e", "g", "i", "cf", "etc", "approx"}  # a full stop that ends no sentence
@@ -158,10 +127,11 @@ def judge_rest(expression: Expression, tokens: list[Token]) -> str | None:
         ),
         len(rest),
     )
-    sentence = without_negated_brackets(rest[:stop])
+    sentence = without_negated_lists(without_negated_brackets(rest[:stop]))
     words = [t.lower for t in sentence if t.kind == "WORD"]
     others = mentions(sentence) - set(expression.letters)
-    if others and any(word in HEDGES | QUALIFIERS for word in words):
+    unsure = any(w == "likely" and v != "less" for v, w in zip(["", *words], words, strict=False))
+    if others and (unsure or any(word in HEDGES | QUALIFIERS for word in words)):
         return f"ambiguous: hedged between {sorted(set(expression.letters))} and {sorted(others)}"
     moved = any(a in REVISED and b == "to" for a, b in zip(words, words[1:], strict=False))
     arrow = any(mark in "".join(t.text for t in sentence) for mark in ARROWS)
@@ -172,24 +142,6 @@ def judge_rest(expression: Expression, tokens: list[Token]) -> str | None:
     if any(word in CONDITIONAL for word in words[:6]):
         return "ambiguous: a condition on the answer"
     return None
-
-
-def without_negated_brackets(tokens: list[Token]) -> list[Token]:
-    """Tokens without a bracketed remark that opens with a negation ("A, D (not B or C)"): the
-    options in it are ruled out, not offered."""
-    kept: list[Token] = []
-    skip_to = -1
-    for index, token in enumerate(tokens):
-        if index < skip_to:
-            continue
-        if token.text == "(" and index + 1 < len(tokens) and tokens[index + 1].lower in NEGATIONS:
-            close = next(
-                (j for j in range(index + 1, len(tokens)) if tokens[j].text == ")"), len(tokens)
-            )
-            skip_to = close + 1
-            continue
-        kept.append(token)
-    return kept
 
 
 def commits(expression: Expression, tokens: list[Token]) -> bool:
@@ -361,24 +313,7 @@ def parse_strict(text: object, options: Sequence[str]) -> ParsedAnswer:
     if not body.strip():
         reason = "the reasoning block never ended" if unfinished else "only reasoning, no answer"
         return unparsed("empty", reason)
-    ticked_rows = ticked_table_rows(body)
-    if ticked_rows:
-        body = f"{body}\nAnswer: {' and '.join(ticked_rows)}"
-    tagged = ANSWER_TAG.findall(body)
-    if tagged:
-        body = f"{body}\nAnswer: {' '.join(tagged[-1].split())}"
-    marked = MARKED_LINE.findall(body)
-    if len(marked) >= 2 and any(TICK.match(mark) for _, mark in marked):
-        chosen = [letter.upper() for letter, mark in marked if TICK.match(mark)]
-        body = f"{body}\nAnswer: {' and '.join(chosen)}"
-    boxes = CHECKBOX.findall(body)
-    if len(boxes) >= 2:
-        ticked = [item for mark, item in boxes if mark.strip()]
-        body = f"{body}\nAnswer: {' and '.join(ticked) if ticked else 'none of the above'}"
-    json_answer = list(JSON_ANSWER.finditer(body))
-    if json_answer:
-        value = re.sub(r'[\[\]"]', " ", json_answer[-1].group(1))
-        body = f"{body}\nAnswer: {', '.join(value.split(','))}"
+    body = with_layout_answers(body)
     body = mark_option_names(body, options)
     lines = [LIST_NUMBER.sub("", line.strip()) for line in body.splitlines() if line.strip()]
     # a heading that announces the answer ("## Answer", "Final diagnosis"): its next line is one

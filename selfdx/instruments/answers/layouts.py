@@ -1,0 +1,67 @@
+"""Answers given as a layout rather than a sentence: a table of the options with ticks, an
+`<answer>` tag, letters marked ✓ or ✗ on their own lines, a checklist, a JSON field. Each is
+restated as an `Answer: ...` line at the end of the reply, which the strict parser then reads
+as it reads any answer statement (so a layout that disagrees with the prose is a contradiction,
+never a silent choice between them)."""
+
+from __future__ import annotations
+
+import re
+
+# A JSON answer: {"answer": "C"}, {"answers": ["A", "B"]}, {"diagnosis": "C"}, {"selected": [...]}
+JSON_ANSWER = re.compile(
+    r'"(?:final[_ ]?)?(?:answers?|diagnos[ie]s|selected|selections?|choices?|options?|letters?)"'
+    r'\s*:\s*(\[[^\]]*\]|"[^"]*")',
+    re.IGNORECASE,
+)
+# an answer in tags: <answer>C</answer>
+ANSWER_TAG = re.compile(r"<answer>\s*(.*?)\s*</answer>", re.IGNORECASE | re.DOTALL)
+# a letter marked on its own line: "A ✔", "B ✘"
+MARKED_LINE = re.compile(r"^\s*([A-D])[.):]?\s*([✓✔✅✗✘❌])\s*$", re.MULTILINE)
+# a checklist: "- [x] A", "[ ] B"
+CHECKBOX = re.compile(r"^\s*(?:[-*+•]\s*)?\[([ xX✓✔])\]\s*(.+?)\s*$", re.MULTILINE)
+# a table of the options, each marked as applying or not: "| A | GAD | Yes |", "| C | ✓ | why |"
+TABLE_ROW = re.compile(r"^\s*\|(.+)\|\s*$", re.MULTILINE)
+ROW_LETTER = re.compile(r"^[*_\s]*(?:option\s+)?([A-D])(?:[.):\s*_]|$)", re.IGNORECASE)
+TICK = re.compile(r"^[*_\s]*(?:yes|y|✓|✔|✅|☑|selected|applies|true)(?!\w)", re.IGNORECASE)
+CROSS = re.compile(r"^[*_\s]*(?:no|n|✗|✘|❌|☐|x|false|not)(?!\w)", re.IGNORECASE)
+
+
+def ticked_table_rows(body: str) -> list[str]:
+    """The options a table marks as applying: rows that open with an option's letter and hold
+    a tick (yes, ✓) in one of their other cells and no cross (no, ✗); [] without such a table
+    (two rows at least)."""
+    rows = []
+    for match in TABLE_ROW.finditer(body):
+        cells = [cell.strip() for cell in match.group(1).split("|")]
+        letter = ROW_LETTER.match(cells[0]) if cells else None
+        if letter:
+            marks = cells[1:]
+            ticked = any(TICK.match(c) for c in marks) and not any(CROSS.match(c) for c in marks)
+            rows.append((letter.group(1).upper(), ticked))
+    if len(rows) < 2:
+        return []
+    return [letter for letter, ticked in rows if ticked]
+
+
+def with_layout_answers(body: str) -> str:
+    """`body` with one `Answer: ...` line added for each answer layout found in it."""
+    ticked_rows = ticked_table_rows(body)
+    if ticked_rows:
+        body = f"{body}\nAnswer: {' and '.join(ticked_rows)}"
+    tagged = ANSWER_TAG.findall(body)
+    if tagged:
+        body = f"{body}\nAnswer: {' '.join(tagged[-1].split())}"
+    marked = MARKED_LINE.findall(body)
+    if len(marked) >= 2 and any(TICK.match(mark) for _, mark in marked):
+        chosen = [letter.upper() for letter, mark in marked if TICK.match(mark)]
+        body = f"{body}\nAnswer: {' and '.join(chosen)}"
+    boxes = CHECKBOX.findall(body)
+    if len(boxes) >= 2:
+        ticked = [item for mark, item in boxes if mark.strip()]
+        body = f"{body}\nAnswer: {' and '.join(ticked) if ticked else 'none of the above'}"
+    json_answer = list(JSON_ANSWER.finditer(body))
+    if json_answer:
+        value = re.sub(r'[\[\]"]', " ", json_answer[-1].group(1))
+        body = f"{body}\nAnswer: {', '.join(value.split(','))}"
+    return body
