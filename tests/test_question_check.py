@@ -173,6 +173,8 @@ def test_a_broad_question_asks_about_its_whole_area_and_a_narrowed_one_does_not(
         "S103", "NO-S126", "NO-S132"
     }  # fmt: skip
     assert asked_about("Any early-morning waking?", topics) == ["S103"]
+    # a symptom named by its own description is that symptom alone, not its area
+    assert asked_about("Do you sleep far less or far more than usual?", topics) == ["S103"]
 
 
 def test_a_mood_spell_that_sets_the_time_asks_about_what_it_scopes() -> None:

@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 
 from selfdx.instruments.topics import Topic
-from selfdx.instruments.words import tokens
+from selfdx.instruments.words import content_words, says, tokens
 
 # The area's word in a clause, and the symptom codes (MentalKG's and the demo graph's) a
 # general question about it asks about.
@@ -68,7 +68,7 @@ def area_symptoms(clause: str, symptoms: Sequence[Topic], named: Sequence[Topic]
     chosen: list[Topic] = []
     for name in general_areas(clause):
         codes = AREAS[name][1]
-        if any(code_of(t) in codes for t in named if t.cue_tokens and specific(t, clause)):
+        if any(code_of(t) in codes for t in named if specific(t, clause)):
             continue
         chosen += [t for t in symptoms if code_of(t) in codes]
     return chosen
@@ -76,6 +76,10 @@ def area_symptoms(clause: str, symptoms: Sequence[Topic], named: Sequence[Topic]
 
 def specific(topic: Topic, clause: str) -> bool:
     """Whether a clause names a symptom by more than its area's one word: a cue of two words
-    or more."""
+    or more, or the share of its description that asks about it ("a change in the quantity or
+    quality of sleep")."""
     said = tokens(clause)
-    return any(len(cue) > 1 for cue in topic.cues_said(said))
+    if any(len(cue) > 1 for cue in topic.cue_tokens if says(cue, said)):
+        return True
+    described = content_words(topic.text)
+    return len(described) >= 2 and len(described & content_words(clause)) >= 0.6 * len(described)

@@ -139,6 +139,12 @@ def text_share(
     return common / len(wanted)
 
 
+def bare(words: frozenset[str]) -> frozenset[str]:
+    """A match without its one- and two-letter words ("amount of food" is inside "eating large
+    amounts of food when not hungry", whose description match keeps no "of")."""
+    return frozenset(w for w in words if len(w) > 2)
+
+
 def symptoms_in_clause(
     symptoms: Sequence[Topic], clause: tuple[str, ...], content: frozenset[str]
 ) -> list[Topic]:
@@ -148,7 +154,9 @@ def symptoms_in_clause(
     matches = [
         (topic, mine)
         for topic, mine in matches
-        if not all(any(m < w for t, ws in matches if t.id != topic.id for w in ws) for m in mine)
+        if not all(
+            any(bare(m) < w for t, ws in matches if t.id != topic.id for w in ws) for m in mine
+        )
     ]
     had = [w for t, ws in matches if t.truth == "yes" for w in ws]
     kept = []
