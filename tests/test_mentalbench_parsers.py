@@ -288,6 +288,8 @@ JOINED = [
     ("Final answer: A and C — not B or D.", "AC"),
     ("Answer: C and D, neither A nor B", "CD"),
     ("Answer: B; C less likely", "B"),
+    ("Answer: C (most likely)", "C"),
+    ("Answer: B, comorbid C unlikely", "B"),
 ]
 # Their near neighbours hold an option open, and stay unread.
 NOT_JOINED = [
@@ -300,6 +302,12 @@ NOT_JOINED = [
     "Answer: B or C, not A",
     "Answer: B and probably C",
     "Answer: B, and likely C",
+    # qualified on the answer's own line (the fourth probe round's last wrong credits)
+    "Answer: B and C; A is also plausible",
+    "Answer: B (MDD), probably",
+    "Answer: B, with features of C",
+    "Answer: B and most likely C",
+    "Answer: D, perhaps",
 ]
 
 

@@ -32,7 +32,8 @@ from selfdx.solvers.mentalbench.prompts import (
     mentalbench_prompt,
 )
 
-# 2: answers read as the answer check measures; 3: revised answers; 4: "B; comorbid C", "not A or D"
+# 2: answers read as the answer check measures; 3: revised answers; 4: "B; comorbid C",
+# "not A or D", and "B, probably", "B and most likely C" as hedges
 TASK_VERSION = "4-A"
 
 

@@ -304,6 +304,15 @@ def settle(readings: list[Reading], where: str) -> ParsedAnswer | None:
     return ParsedAnswer(letters, "answered", where)
 
 
+# What qualifies an answer on its own line after it: "B, probably", "B and C; A is also
+# plausible", "B, with features of C" ("most likely", "less likely" and "unlikely" do not).
+HEDGED_AFTER = re.compile(
+    r"(?<!most )(?<!less )(?<!not )\b(?:probabl[ey]|possibl[ey]|plausibl[ey]|maybe|perhaps"
+    r"|likely|features of|traits of|tentative(?:ly)?|provisional(?:ly)?)\b",
+    re.IGNORECASE,
+)
+
+
 def parse_strict(text: object, options: Sequence[str]) -> ParsedAnswer:
     """Read a reply as a careful reader would; whatever stays ambiguous is left unparsed."""
     if not isinstance(text, str) or not text.strip():
@@ -324,8 +333,13 @@ def parse_strict(text: object, options: Sequence[str]) -> ParsedAnswer:
             if settled is not None:
                 return settled
 
-    # 1. an explicit answer statement: the last one that says something decides
-    for marker in reversed(list(MARKER.finditer(body))):
+    # 1. an explicit answer statement: the last one that says something decides (one inside
+    #    another's line, "Answer: B and most likely C", is part of that line's statement)
+    markers = list(MARKER.finditer(body))
+    for marker in reversed(markers):
+        line_start = body.rfind("\n", 0, marker.start()) + 1
+        if any(line_start <= m.start() < marker.start() for m in markers):
+            continue
         after = body[marker.end() :]
         head, _, below = after.partition("\n")
         if re.search(r"\w", head):
@@ -340,6 +354,8 @@ def parse_strict(text: object, options: Sequence[str]) -> ParsedAnswer:
                 return unparsed("ambiguous", "the answer is taken back after it")
             if settled is not None and settled.letters and NO_SUCH_LETTER.search(head):
                 return unparsed("unparsed", "a letter that is no option in the answer")
+            if settled is not None and settled.letters and HEDGED_AFTER.search(head):
+                return unparsed("ambiguous", "the answer is qualified on its line")
             if settled is not None:
                 return settled
 
