@@ -64,13 +64,22 @@ def general_areas(clause: str) -> list[str]:
 def area_symptoms(clause: str, symptoms: Sequence[Topic], named: Sequence[Topic]) -> list[Topic]:
     """The symptoms a clause asks about as a broad area: those of each area it names without
     narrowing, when none of the area's symptoms is named more specifically (`named`: the
-    symptoms the clause's words ask about)."""
+    symptoms the clause's words ask about); of those the patient lacks, none where it has a
+    symptom the area's word asks about."""
     chosen: list[Topic] = []
+    said = tokens(clause)
+    # words by which the clause names a symptom the patient has: a lacked symptom asked by the
+    # same words is not denied beside it (no reply affirms and denies the same thing)
+    had = {w for t in named if t.truth == "yes" for cue in t.cues_said(said) for w in cue}
     for name in general_areas(clause):
         codes = AREAS[name][1]
         if any(code_of(t) in codes for t in named if specific(t, clause)):
             continue
-        chosen += [t for t in symptoms if code_of(t) in codes]
+        area_words = {w for m in AREAS[name][0].finditer(clause) for w in tokens(m.group())}
+        members = [t for t in symptoms if code_of(t) in codes]
+        # the area's word asks about a symptom the patient has: only those it has
+        shared = bool(area_words & had) or any(t.truth == "yes" for t in members)
+        chosen += [t for t in members if t.truth == "yes" or not shared]
     return chosen
 
 

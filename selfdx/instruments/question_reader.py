@@ -257,7 +257,13 @@ def clause_hits(question: str, by_subject: dict[str, list[Topic]]) -> set[str]:
                 continue
         symptoms = by_subject.get("symptom", [])
         found = symptoms_named(symptoms, clause)
-        found += [t for t in area_symptoms(clause, symptoms, found) if t not in found]
+        added = [t for t in area_symptoms(clause, symptoms, found) if t not in found]
+        # a symptom of the area the patient has, asked by the area's word: a lacked one of the
+        # same area is not denied beside it
+        areas = [codes for _, codes in AREAS.values() if any(
+            code_of(t) in codes for t in added if t.truth == "yes")]  # fmt: skip
+        found = [t for t in found if t.truth == "yes" or not any(code_of(t) in c for c in areas)]
+        found += added
         if best == CONCEPT_SHARE:  # the mood the requirement names is not asked again
             found = [t for t in found if code_of(t) not in AREAS["mood"][1]]
         impaired = TRIGGERS["impairment"].search(clause) and by_subject.get("impairment")
