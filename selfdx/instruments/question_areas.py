@@ -44,6 +44,12 @@ NARROWED_AFTER = re.compile(
 )
 
 
+def area_words(clause: str) -> set[str]:
+    """The stems of the area words a clause says without narrowing them."""
+    names = general_areas(clause)
+    return {w for n in names for m in AREAS[n][0].finditer(clause) for w in tokens(m.group())}
+
+
 def code_of(topic: Topic) -> str:
     """A symptom topic's code without its truth prefix (`NO-S027` -> `S027`)."""
     return topic.id.rsplit("-", 1)[-1]

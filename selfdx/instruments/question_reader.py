@@ -54,7 +54,7 @@ from functools import lru_cache
 from selfdx.datasets.interview.patient_words import requirement_identity
 from selfdx.datasets.mentalkg.diagnosis_names import find_diagnosis_names
 from selfdx.instruments.paraphrase import plain_words
-from selfdx.instruments.question_areas import AREAS, area_symptoms, code_of
+from selfdx.instruments.question_areas import AREAS, area_symptoms, area_words, code_of
 from selfdx.instruments.question_forms import (
     DIAGNOSIS_QUESTION,
     LIFE_AREA,
@@ -262,7 +262,16 @@ def clause_hits(question: str, by_subject: dict[str, list[Topic]]) -> set[str]:
         # same area is not denied beside it
         areas = [codes for _, codes in AREAS.values() if any(
             code_of(t) in codes for t in added if t.truth == "yes")]  # fmt: skip
-        found = [t for t in found if t.truth == "yes" or not any(code_of(t) in c for c in areas)]
+        words = area_words(clause) if areas else set()
+        found = [
+            t
+            for t in found
+            if t.truth == "yes"
+            or not (
+                any(code_of(t) in c for c in areas)
+                or any(m & words for m in t.cues_said(tokens(clause)))
+            )
+        ]
         found += added
         if best == CONCEPT_SHARE:  # the mood the requirement names is not asked again
             found = [t for t in found if code_of(t) not in AREAS["mood"][1]]
