@@ -242,8 +242,9 @@ def kg_name(topics, topic_id: str) -> str:
 @needs_data
 def test_no_reply_affirms_and_denies_the_same_thing(kg, published):
     """Asked in any cue's words, a patient who has a symptom with that cue never also denies
-    another symptom the same words ask about."""
-    for case in published[::7]:
+    another symptom the same words ask about (every 21st published case: with the doctors'
+    phrases of `ask_cues.json` each has about three times the cues it had)."""
+    for case in published[::21]:
         system = patient_prompt(case)
         topics = [topic_of(f) for f in [*case.facts, *case.absent]]
         cues = {cue for t in topics if t.subject == "symptom" for cue in t.cues}
