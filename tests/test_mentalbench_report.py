@@ -130,3 +130,20 @@ def test_export_matches_the_released_layout(logs, tmp_path):
     type1 = next(p for p in written if "low" in p.parts)
     assert type1.name == "main_synthetic.json" or type1.name.startswith("main_")
     assert Path(*type1.relative_to(tmp_path).parts[:3]) == Path("output/first-option/low")
+
+
+def test_a_run_of_types_3_and_4_only_gets_its_figures_without_a_disorder_heatmap(tmp_path):
+    """The per-disorder heatmap draws Types 1-2; a run without them still gets a report."""
+    eval(
+        "selfdx/mentalbench",
+        task_args={"types": "3,4"},
+        model="selfdx/first-option",
+        display="none",
+        log_dir=str(tmp_path / "logs"),
+    )
+    build_report(tmp_path / "logs", tmp_path / "report", progress=False)
+    names = {p.stem for p in (tmp_path / "report" / "figures").glob("mentalbench_*.png")}
+    assert "mentalbench_disorder_heatmap" not in names
+    assert {"mentalbench_accuracy_by_type", "mentalbench_error_shares"} <= names
+    table = pd.read_csv(tmp_path / "report" / "mentalbench_metrics.csv")
+    assert set(table.variant) == {"types 3,4", "types 3,4 · Type 3", "types 3,4 · Type 4"}

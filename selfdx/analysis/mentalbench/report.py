@@ -170,11 +170,10 @@ class MentalBenchCollector:
     def figures(self, out_dir: Path, cells: dict[ConfigKey, dict[str, Cell]]) -> list[Figure]:
         if not self.per_code:  # free-text runs only: no letter answers to draw
             return []
-        figures = [
-            self._accuracy_by_type(out_dir, cells),
-            self._heatmap(out_dir, cells),
-            self._error_shares(out_dir),
-        ]
+        figures = [self._accuracy_by_type(out_dir, cells)]
+        if any(type_ in codes for codes in self.per_code.values() for type_ in (1, 2)):
+            figures.append(self._heatmap(out_dir, cells))  # per disorder: Types 1-2 only
+        figures.append(self._error_shares(out_dir))
         if any(self.confusions.values()):
             figures.append(self._confusions(out_dir))
         return figures
