@@ -142,6 +142,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     from selfdx.arguments import listed
     from selfdx.scheduler import resolve_shard
     from selfdx.sweep import run_sweep
+    from selfdx.sweep_budget import budget_from_args
 
     variants: list[Any] | None = listed("--strategies", args.strategies or None)
     if args.types:
@@ -152,6 +153,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
         return sweep_samples(args, variants)
     ok = run_sweep(
+        budget=budget_from_args(args),
         models=listed("--models", args.models) or [],
         log_dir=args.log_dir,
         benchmark=args.benchmark,
@@ -333,6 +335,14 @@ def build_parser() -> argparse.ArgumentParser:
         choices=["tasks", "samples"],
         help="what --shard shares: whole tasks (default) or each task's samples, every n-th "
         "from the i-th, in LOG_DIR/<task>.shards/i (then `selfdx merge LOG_DIR`)",
+    )
+    sweep.add_argument(
+        "--budget",
+        help="what the whole sweep may spend, across shards, processes and reruns: dollars "
+        "(25, with --prices) or tokens (2000000tokens); when spent, no new sample starts",
+    )
+    sweep.add_argument(
+        "--prices", help="price table for --budget in dollars (Inspect's --model-cost-config)"
     )
     sweep.add_argument("--limit", type=int, help="cases per task (for a trial run)")
     sweep.add_argument("--log-dir", required=True, help="one directory per sweep; rerun resumes")

@@ -27,6 +27,7 @@ from selfdx.sweep import (
     sweep_roles,
     sweep_tasks,
 )
+from selfdx.sweep_budget import Budget, budget_from_args, budgeted, mark_unfinished, spending
 
 
 def task_key(benchmark: str, variant: Any, model: str) -> str:
@@ -53,6 +54,7 @@ def run_sample_sweep(
     max_connections: int | None = None,
     patient: str | None = None,
     limit: int | None = None,
+    budget: Budget | None = None,
     **eval_set_args: Any,
 ) -> bool:
     """Shard i of n of every task's samples (the arguments of `selfdx.sweep.run_sweep`; further
@@ -73,42 +75,67 @@ def run_sample_sweep(
     for taken in ("sample_id", "sample_shuffle"):
         if eval_set_args.get(taken) is not None:
             raise ArgumentError(f"{taken}: --split samples chooses each shard's samples itself")
-    index, count = shard
-    roles = sweep_roles(grader, grader_connections, patient)
+    common = dict(
+        benchmark=benchmark,
+        data=data,
+        roles=sweep_roles(grader, grader_connections, patient),
+        max_connections=max_connections,
+        **eval_set_args,
+    )
     success = True
-    for model in models:
-        for variant in default_variants(benchmark, variants):
-            task = sweep_tasks(benchmark, [variant], data)[0]
-            ids = [sample.id for sample in task.dataset]
-            if limit is not None:
-                ids = ids[:limit]
-            share = sample_share(ids, shard)
-            key = task_key(benchmark, variant, model)
-            if not share:
-                warn(
-                    f"shard {index}/{count}: {key} has {len(ids)} samples and none falls to "
-                    "this shard; nothing was run for it"
-                )
-                continue
-            facts = {
-                "split": "samples",
-                "index": index,
-                "count": count,
-                "samples": len(ids),
-                "ids_sha256": ids_digest(ids),
-                "limit": limit,
-            }
-            metadata = {**(task.metadata or {}), SHARD_KEY: facts}
-            done, _ = eval_set(
-                tasks=[task_with(task, model=model, metadata=metadata)],
-                model_roles=roles,
-                log_dir=shard_folder(log_dir, key, index),
-                sample_id=share,
-                max_connections=max_connections,
-                **eval_set_args,
-            )
-            success = success and done
+    with spending(budget.at(log_dir) if budget is not None else None) as ledger:
+        for model in models:
+            for variant in default_variants(benchmark, variants):
+                done = _run_share(model, variant, log_dir, shard, limit, ledger, **common)
+                success = success and done
     return success
+
+
+def _run_share(
+    model: str,
+    variant: Any,
+    log_dir: str,
+    shard: tuple[int, int],
+    limit: int | None,
+    ledger: Any,
+    benchmark: str,
+    data: str,
+    roles: Any,
+    max_connections: int | None,
+    **eval_set_args: Any,
+) -> bool:
+    """This shard's share of one (model, variant) task, as one resumable eval-set."""
+    index, count = shard
+    task = sweep_tasks(benchmark, [variant], data)[0]
+    ids = [sample.id for sample in task.dataset]
+    if limit is not None:
+        ids = ids[:limit]
+    share = sample_share(ids, shard)
+    key = task_key(benchmark, variant, model)
+    if not share:
+        warn(
+            f"shard {index}/{count}: {key} has {len(ids)} samples and none falls to "
+            "this shard; nothing was run for it"
+        )
+        return True
+    facts = {
+        "split": "samples",
+        "index": index,
+        "count": count,
+        "samples": len(ids),
+        "ids_sha256": ids_digest(ids),
+        "limit": limit,
+    }
+    metadata = {**(task.metadata or {}), SHARD_KEY: facts}
+    done, logs = eval_set(
+        tasks=[budgeted(task_with(task, model=model, metadata=metadata), ledger)],
+        model_roles=roles,
+        log_dir=shard_folder(log_dir, key, index),
+        sample_id=share,
+        max_connections=max_connections,
+        **eval_set_args,
+    )
+    return mark_unfinished(logs, ledger) and done
 
 
 def sweep_samples(args: Any, variants: list[Any] | None) -> int:
@@ -118,6 +145,7 @@ def sweep_samples(args: Any, variants: list[Any] | None) -> int:
     if not args.shard or args.processes != 1:
         raise ArgumentError("--split samples: give --shard i/n, and no --processes (one each)")
     ok = run_sample_sweep(
+        budget=budget_from_args(args),
         models=listed("--models", args.models) or [],
         log_dir=args.log_dir,
         shard=resolve_shard(args.shard),

@@ -25,6 +25,7 @@ from inspect_ai.model import GenerateConfig, get_model
 from selfdx.arguments import PositiveInt, checked
 from selfdx.datasets.strategies import STRATEGIES, asks_judge, check_strategy
 from selfdx.errors import ArgumentError, warn
+from selfdx.sweep_budget import Budget, budgeted, mark_unfinished, spending
 from selfdx.sweep_order import bound_tasks, launch_order
 
 
@@ -122,6 +123,7 @@ def run_sweep(
     processes: int = 1,
     shard: tuple[int, int] | None = None,
     patient: str | None = None,
+    budget: Budget | None = None,
     **eval_set_args: Any,
 ) -> bool:
     """Run every model on every variant into `log_dir`; True when all tasks succeeded.
@@ -136,6 +138,9 @@ def run_sweep(
     `log_dir/<model>` (rerun with the same `processes` to resume). Connection pools are per
     process: the judge's `grader_connections` then hold for each model separately. Workers are
     spawned, so a script calling this must do so under `if __name__ == "__main__":`.
+
+    `budget` (`selfdx.sweep_budget`) caps what the whole sweep spends, across its shards,
+    processes and reruns; when it is spent no sample starts, and this returns False.
     """
     checked("processes", processes, PositiveInt, "expected a whole number of at least 1")
     repeated = sorted({model for model in models if models.count(model) > 1})
@@ -149,6 +154,7 @@ def run_sweep(
         grader_connections=grader_connections,
         max_connections=max_connections,
         patient=patient,
+        budget=budget.at(log_dir) if budget is not None else None,
         **eval_set_args,
     )
     folders = [model_log_dir(log_dir, model) for model in models]
@@ -182,14 +188,18 @@ def run_sweep(
     # model by model)
     every = default_variants(benchmark, variants)
     by_variant = dict(zip(every, sweep_tasks(benchmark, every, data), strict=True))
-    success, _ = eval_set(
-        tasks=bound_tasks(by_variant, launch_order(models, every)),
-        model_roles=sweep_roles(grader, grader_connections, patient),
-        log_dir=log_dir,
-        max_connections=max_connections,
-        **eval_set_args,
-    )
-    return success
+    with spending(common["budget"]) as ledger:
+        success, logs = eval_set(
+            tasks=[
+                budgeted(task, ledger)
+                for task in bound_tasks(by_variant, launch_order(models, every))
+            ],
+            model_roles=sweep_roles(grader, grader_connections, patient),
+            log_dir=log_dir,
+            max_connections=max_connections,
+            **eval_set_args,
+        )
+        return mark_unfinished(logs, ledger) and success
 
 
 def run_shard(
@@ -203,6 +213,7 @@ def run_shard(
     grader_connections: int,
     max_connections: int | None,
     patient: str | None = None,
+    budget: Budget | None = None,
     **eval_set_args: Any,
 ) -> bool:
     """One shard of the sweep: its (model, variant) tasks, each task bound to its model, as one
@@ -216,15 +227,16 @@ def run_shard(
             f"{tasks_in_all} tasks for {shard[1]} shards); nothing was run"
         )
         return True
-    tasks = [
-        task_with(sweep_tasks(benchmark, [variant], data)[0], model=model)
-        for model, variant in share
-    ]
-    success, _ = eval_set(
-        tasks=tasks,
-        model_roles=sweep_roles(grader, grader_connections, patient),
-        log_dir=shard_log_dir(log_dir, shard),
-        max_connections=max_connections,
-        **eval_set_args,
-    )
-    return success
+    with spending(budget) as ledger:
+        tasks = [
+            budgeted(task_with(sweep_tasks(benchmark, [variant], data)[0], model=model), ledger)
+            for model, variant in share
+        ]
+        success, logs = eval_set(
+            tasks=tasks,
+            model_roles=sweep_roles(grader, grader_connections, patient),
+            log_dir=shard_log_dir(log_dir, shard),
+            max_connections=max_connections,
+            **eval_set_args,
+        )
+        return mark_unfinished(logs, ledger) and success

@@ -268,8 +268,7 @@ def test_shards_and_processes_write_to_the_store_not_to_disk(store, tmp_path, sp
 @pytest.mark.slow
 def test_sample_shards_run_and_merge_on_the_store_not_on_disk(store, tmp_path):
     """Three sample shards of one task write to the bucket, `selfdx merge` writes the merged
-    log there, it equals the task run in one go on the store, and nothing lands on disk.
-    (Type 1: a MentalBench report of Types 3-4 alone stops in its Type 2 heatmap, on main too.)"""
+    log there, it equals the task run in one go on the store, and nothing lands on disk."""
     folder, whole = f"{store['root']}/samples", f"{store['root']}/samples-whole"
     command = [
         sys.executable, "-m", "selfdx.cli", "sweep", "--benchmark", "mentalbench", "--types",
@@ -309,6 +308,37 @@ def test_sample_shards_run_and_merge_on_the_store_not_on_disk(store, tmp_path):
     on_disk = [p for p in tmp_path.rglob("*") if p.is_file() and "report" not in p.parts]
     assert on_disk == [], on_disk  # every log in the bucket
     assert SECRET not in merged.stdout + merged.stderr + report.stdout + report.stderr
+
+
+@pytest.mark.slow
+def test_a_budget_on_the_store_counts_every_machine_and_resumes(store, tmp_path):
+    """`--budget` keeps its spend in the sweep's folder on the store: another machine's spend
+    there that fills the budget stops this shard before any sample, and the rerun with a larger
+    budget finishes; the spend files and logs are in the bucket, none on disk."""
+    import s3fs
+
+    folder = f"{store['root']}/budget-sweep"
+    fs = s3fs.S3FileSystem()
+    fs.pipe(f"{folder}/budget/node9-1-aa.spend.json", b'{"unit": "tokens", "spent": 500}')
+    command = [
+        sys.executable, "-m", "selfdx.cli", "sweep", "--benchmark", "mentalbench", "--types",
+        "1", "--models", "selfdx/first-option", "--display", "none", "--log-dir", folder,
+        "--shard", "1/2", "--split", "samples",
+    ]  # fmt: skip
+    options = dict(env=store["env"], cwd=tmp_path, capture_output=True, text=True)
+    stopped = subprocess.run([*command, "--budget", "500tokens"], timeout=STEP_TIMEOUT, **options)
+    assert stopped.returncode == 1, stopped.stderr[-2000:]
+    assert "500 tokens spent of 500 tokens; the sweep stopped before its end" in stopped.stderr
+    (log,) = list_eval_logs(folder, recursive=True)
+    header = read_eval_log(log.name, header_only=True)
+    assert header.status == "error" and "the budget of 500 tokens was spent" in header.error.message
+    done = subprocess.run([*command, "--budget", "1000000tokens"], timeout=STEP_TIMEOUT, **options)
+    assert done.returncode == 0, done.stderr[-2000:]
+    (log,) = list_eval_logs(folder, recursive=True)
+    assert read_eval_log(log.name, header_only=True).status == "success"
+    spend = sorted(fs.glob(f"{folder}/budget/*.spend.json"))
+    assert len(spend) == 2  # the other machine's and this rerun's (the stopped run spent nothing)
+    assert not [p for p in tmp_path.rglob("*") if p.is_file()], "something was written to disk"
 
 
 @pytest.mark.slow
