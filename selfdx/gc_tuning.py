@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import gc
 import os
+from collections.abc import Callable
 
-from inspect_ai.hooks import Hooks, TaskEnd, TaskStart, hooks
+from inspect_ai.hooks import Hooks, RunEnd, TaskEnd, TaskStart, hooks
 from inspect_ai.log import EvalSpec
 
 ENV_VAR = "SELFDX_GC_FREEZE"
@@ -32,7 +33,7 @@ class GcFreeze(Hooks):
     """Freezes the GC's view of the heap at the start of a selfdx task, unfreezes at its end."""
 
     def __init__(self) -> None:
-        self.active: set[str] = set()
+        self.active: dict[str, str] = {}  # eval id -> run id, of the selfdx tasks running
 
     def enabled(self) -> bool:
         # a task that froze the heap always gets its end event, whatever the variable says now
@@ -42,14 +43,25 @@ class GcFreeze(Hooks):
 
     async def on_task_start(self, data: TaskStart) -> None:
         if _is_selfdx(data.spec):
-            self.active.add(data.eval_id)
+            self.active[data.eval_id] = data.run_id
             gc.freeze()
 
     async def on_task_end(self, data: TaskEnd) -> None:
-        if data.eval_id in self.active:
-            self.active.discard(data.eval_id)
-            if not self.active:
-                gc.unfreeze()
+        self._end(lambda eval_id, run_id: eval_id == data.eval_id)
+
+    async def on_run_end(self, data: RunEnd) -> None:
+        # a task that stopped without its end event (an error as it started, an interrupt)
+        # must not leave the heap frozen for the rest of the process
+        self._end(lambda eval_id, run_id: run_id == data.run_id)
+
+    def _end(self, ended: Callable[[str, str], bool]) -> None:
+        if not self.active:
+            return
+        for eval_id, run_id in list(self.active.items()):
+            if ended(eval_id, run_id):
+                del self.active[eval_id]
+        if not self.active:
+            gc.unfreeze()
 
 
 _registered: list[type[Hooks]] = []

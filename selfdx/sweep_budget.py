@@ -127,11 +127,9 @@ class Ledger:
     """The spend of one sweep: this process's, and the other processes' from their files."""
 
     def __init__(self, budget: Budget) -> None:
-        from selfdx.sweep import below
-
         assert budget.folder is not None, "place the budget in the sweep's folder first"
         self.budget = budget
-        self.folder = below(budget.folder, FOLDER)
+        self.folder = f"{budget.folder.rstrip('/')}/{FOLDER}"  # a local folder or a store URL
         self.fs, self.root = fsspec.core.url_to_fs(self.folder)
         name = f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:8]}{SUFFIX}"
         self.own = f"{self.root.rstrip('/')}/{name}"

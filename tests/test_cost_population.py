@@ -108,11 +108,13 @@ def test_the_bundled_counts_are_those_of_the_published_data():
         assert len(cases) == profiles, variant
 
 
-def test_judge_calls_served_from_a_cache_count_as_a_fresh_run_would_pay(tmp_path):
+def test_judge_calls_served_from_a_cache_count_as_a_fresh_run_would_pay(tmp_path, monkeypatch):
     """The same cases judged with the cache off and on: the cached run paid for fewer judge
     tokens (calls served from selfdx's memory or Inspect's cache), and the report counts the
     served calls back, so its tokens and cost per case, and so its projection, equal the
     uncached run's; a run whose samples are not read still says the cache hides tokens."""
+    # a cache of its own: calls that earlier tests in this process made must not serve this one
+    monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path / "inspect-cache"))
     frames = {}
     prices = tmp_path / "prices.yaml"
     prices.write_text(

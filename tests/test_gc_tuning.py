@@ -67,3 +67,30 @@ def test_another_evaluation_neither_runs_nor_announces_the_hook(tmp_path):
     done = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "gc_freeze" not in done.stdout + done.stderr
+
+
+def test_a_task_without_its_end_event_is_unfrozen_when_its_run_ends():
+    """A selfdx task that never reports its end (an error as it starts, an interrupt) does not
+    leave the heap frozen for the rest of the process: its run's end unfreezes it."""
+    import asyncio
+    from types import SimpleNamespace
+
+    from selfdx.gc_tuning import GcFreeze
+
+    hook = GcFreeze()
+    spec = SimpleNamespace(task_registry_name="selfdx/safe_psych", task="selfdx/safe_psych")
+    gc.unfreeze()
+
+    async def run() -> list[int]:
+        counts = []
+        await hook.on_task_start(SimpleNamespace(eval_id="a", run_id="r1", spec=spec))
+        await hook.on_task_start(SimpleNamespace(eval_id="b", run_id="r2", spec=spec))
+        counts.append(gc.get_freeze_count() > 0)
+        await hook.on_run_end(SimpleNamespace(run_id="r1"))  # task a never ended
+        counts.append(gc.get_freeze_count() > 0)  # b still runs
+        await hook.on_task_end(SimpleNamespace(eval_id="b", run_id="r2"))
+        counts.append(gc.get_freeze_count() > 0)
+        return counts
+
+    assert asyncio.run(run()) == [True, True, False]
+    assert hook.active == {}

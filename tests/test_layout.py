@@ -38,6 +38,7 @@ TOP = {
     "sweep_order",  # the order a sweep launches its tasks in
     "scheduler",  # `selfdx sweep --shard auto`: the shard from Slurm or Kubernetes
     "sample_shards",  # `selfdx sweep --split samples`
+    "sweep_budget",  # `selfdx sweep --budget`
     "local_model",
     "_registry",
     "__init__",

@@ -602,7 +602,9 @@ def test_a_200000_character_id_stops_inspect_eval_with_one_line(tmp_path: Path) 
     output = result.stdout + result.stderr
     assert result.returncode != 0
     assert "Traceback" not in output
-    assert f"{path}: row 1, column 'id': 200,000 characters" in " ".join(output.split())
+    # Inspect's console wraps the line at the terminal's width, within the path too
+    expected = f"{path}: row 1, column 'id': 200,000 characters"
+    assert "".join(expected.split()) in "".join(output.split())
 
 
 def test_deeply_nested_json_and_non_object_rows_are_named(tmp_path: Path) -> None:

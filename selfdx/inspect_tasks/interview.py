@@ -30,8 +30,9 @@ from selfdx.solvers.interview.prompts import FullText, Mode
 from selfdx.solvers.interview.solver import interview as interview_solver
 
 # 2: question reader; 3: answer check; 4: revised answers, CONTEXT; 5: question reader (areas,
-# spells, requirement ideas, ask cues); 6: committed answers it missed (issue 36)
-TASK_VERSION = "6-A"
+# spells, requirement ideas, ask cues); 6: committed answers it missed (issue 36); 7: what the
+# interviewer did with the patient's risk (risk_responded, risk_handled, risk_not_alarmed)
+TASK_VERSION = "7-A"
 # Each question adds two messages that every later call carries: the work grows with the square
 # of the budget, and a real interview is far shorter.
 MAX_QUESTIONS = 100

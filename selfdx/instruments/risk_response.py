@@ -27,13 +27,12 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from selfdx.datasets.interview.risk_levels import OTHERS_LEVELS, SELF_LEVELS
 from selfdx.instruments import risk_response_cues as cues
 from selfdx.instruments.risk_questions import risk_kinds
 
 Label = Literal["adequate", "partial", "missing", "over_alarmed"]
 LABELS: tuple[Label, ...] = ("adequate", "partial", "missing", "over_alarmed")
-SELF_LEVELS = ("none", "passive", "active", "method", "intent_plan", "preparation_attempt")
-OTHERS_LEVELS = ("none", "thoughts", "plan", "means")
 # The level from which a careful reply also names urgent help.
 HELP_FROM = {"self": "method", "others": "plan"}
 # What a disclosure at each level of risk to self has already answered: asking it again finds

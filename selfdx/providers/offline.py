@@ -23,6 +23,7 @@ __all__ = ["MODELS", "POLICIES", "create_offline_model", "selfdx_offline"]
 def _load_policies() -> None:
     """Import the modules that register policies: on first use, so that Inspect's loading of
     the `selfdx` entry point stays cheap for evaluations that use no selfdx model."""
+    import selfdx.providers.careful_interviewer  # noqa: F401
     import selfdx.providers.case_writer  # noqa: F401
     import selfdx.providers.choice_policies  # noqa: F401
     import selfdx.providers.faults  # noqa: F401

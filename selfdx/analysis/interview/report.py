@@ -43,6 +43,8 @@ from selfdx.datasets.interview.styles import STYLES
 from selfdx.errors import SelfdxError
 from selfdx.run_facts import interview_variant, styles_of
 from selfdx.scorers.interview.metrics import COUNT_KEYS
+from selfdx.scorers.interview.risk_handling import KEYS as RISK_HANDLING
+from selfdx.scorers.interview.risk_handling import risk_groups
 from selfdx.solvers.interview.solver import DEFAULT_PATIENT
 
 SCORER = "interview_scorer"
@@ -64,7 +66,15 @@ METRIC_GROUPS = {
         "declined",
     ],
     "Eliciting": ["questions", "fact_recall", "critical_recall"],
-    "Risk": ["risk_asked", "risk_found", "accuracy_with_risk", "accuracy_without_risk"],
+    "Risk": [
+        "risk_asked",
+        "risk_found",
+        "risk_responded",
+        "risk_handled",
+        "risk_not_alarmed",
+        "accuracy_with_risk",
+        "accuracy_without_risk",
+    ],
     "Patient": ["patient_leaks", "patient_volunteered", "excluded"],
 }
 TYPE_LABELS = {"1": "Type 1", "2": "Type 2", "3": "Type 3", "4a": "Type 4a", "4b": "Type 4b"}
@@ -139,6 +149,11 @@ class InterviewCollector:
                 # a mean over cases (as the task reports it), resampled by seed profile
                 if not math.isnan(value):
                     self.metrics.add_ratio(run, cluster, name, value, 1.0, group)
+        # what the interviewer did with the risk, by the patient's level and the disclosure's turn
+        for group in risk_groups(sample.scores[SCORER].metadata or {}):
+            for name in RISK_HANDLING:
+                if not math.isnan(values.get(name, math.nan)):
+                    self.metrics.add_ratio(run, cluster, name, values[name], 1.0, group)
         self.modes[run.key] = mode
         if style == "plain":  # full and initial have no patient; the interview, a plain one
             base = without_mode(interview_variant(run.task_args, run.changed_args, False))

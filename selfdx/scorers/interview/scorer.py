@@ -5,8 +5,8 @@ counted and never credited. The rule check (`selfdx.datasets.interview.criteria.
 decides the truth of a CRITERIA MET claim (on every fact of the profile, for the disorder the
 answer names) and whether a "yes" was premature (on the facts the interviewer had heard by the
 time of the answer). Recall counts only facts that a question asked for. Risk: whether any
-question asked about risk to self or others (`questions.risk_asked`), and whether the profile's
-risk facts were elicited.
+question asked about risk to self or others (`questions.risk_asked`), whether the profile's
+risk facts were elicited, and what the interviewer did with them (`risk_handling`).
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from selfdx.instruments.answers.interview_answer import AnswerReading, read_answ
 from selfdx.instruments.question_reader import risk_asked
 from selfdx.scorers.benchmark_guard import require_benchmark
 from selfdx.scorers.interview.metrics import SCORE_KEYS, interview_metrics
+from selfdx.scorers.interview.risk_handling import risk_handling
 from selfdx.solvers.interview.trace import InterviewRecord, InterviewStop, InterviewTrace
 
 NAN = math.nan
@@ -84,6 +85,8 @@ def score_values(
     interviewing = trace.mode == "interview" and trace.max_questions > 0
     questions = [t.question for t in trace.turns if t.question is not None]
     asked_risk = any(risk_asked(q, questions[:i]) for i, q in enumerate(questions))
+    screened = float(asked_risk) if interviewing else NAN
+    handling, _ = risk_handling(case, trace, screened)
     return {
         "accuracy": correct,
         "criteria_call": criteria_call,
@@ -97,8 +100,9 @@ def score_values(
         "declined": float(trace.declined),
         "patient_leaks": leaks,
         "patient_volunteered": volunteered,
-        "risk_asked": float(asked_risk) if interviewing else NAN,
+        "risk_asked": screened,
         "risk_found": float(set(risks) <= elicited) if risks else NAN,
+        **handling,
         "accuracy_with_risk": correct if risks else NAN,
         "accuracy_without_risk": NAN if risks else correct,
         "false_claims": float(len(claimed)) if case.patient_style == "over_reporting" else NAN,
@@ -176,6 +180,8 @@ def interview_scorer(data: str = "demo", **unknown: Any) -> Scorer:
                 # Type 3: the options named against the key's, for the micro P/R/F1
                 "key_codes": case.key_codes,
                 "named_codes": sorted(reading.codes) if reading and case.answers else None,
+                # the profile's risk levels and the turn of its first disclosure (or None)
+                **risk_handling(case, trace, NAN)[1],
             },
         )
 
