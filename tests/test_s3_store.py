@@ -177,6 +177,25 @@ def test_a_judge_check_on_the_store_corrects_the_report(store, task_logs, tmp_pa
 
 
 @pytest.mark.slow
+def test_a_price_table_on_the_store_prices_the_report(store, task_logs, tmp_path):
+    """`--prices` takes a file on the store as on disk (a `Path` once found no such file)."""
+    import s3fs
+
+    folder, _ = task_logs
+    table = f"{store['root']}/prices.yaml"
+    s3fs.S3FileSystem().pipe(
+        table,
+        b"selfdx/keyword: {input: 1.0, output: 2.0, input_cache_write: 0, input_cache_read: 0}\n",
+    )
+    done = selfdx(
+        store, "report", folder, "--out", str(tmp_path / "r"), "--quiet", "--prices", table
+    )
+    assert done.returncode == 0, done.stderr
+    costs = (tmp_path / "r" / "cost_by_run.csv").read_text(encoding="utf-8")
+    assert "selfdx/keyword" in costs and "prices" in costs
+
+
+@pytest.mark.slow
 def test_exports_and_judge_validation_read_from_the_store(store, task_logs, tmp_path):
     folder, logs = task_logs
     for kind in ("safe-psych", "mentalbench", "interview"):

@@ -20,6 +20,7 @@ import json
 import math
 from pathlib import Path
 
+import fsspec
 import pandas as pd
 import yaml
 from inspect_ai.event import ModelEvent
@@ -73,12 +74,13 @@ ROLE_NAMES = {"model": "model under test"}
 def load_prices(path: str | Path) -> dict[str, ModelCost]:
     """A price table (YAML or JSON, Inspect's `--model-cost-config` format), checked: a
     SelfdxError names the file, the model and the field that is wrong."""
-    file = Path(path)
-    if not file.is_file():
+    fs, where = fsspec.core.url_to_fs(str(path))  # a local file or one on a store (s3://...)
+    if not fs.isfile(where):
         raise SelfdxError(f"--prices {path}: no such file")
     try:
-        text = file.read_text(encoding="utf-8")
-        data = json.loads(text) if file.suffix == ".json" else yaml.safe_load(text)
+        with fs.open(where, "r", encoding="utf-8") as file:
+            text = file.read()
+        data = json.loads(text) if str(path).endswith(".json") else yaml.safe_load(text)
     except (OSError, UnicodeDecodeError, json.JSONDecodeError, yaml.YAMLError) as exc:
         reason = " ".join(str(exc).split())  # YAML's message spans lines
         raise SelfdxError(f"--prices {path}: not readable as YAML or JSON: {reason}") from exc
