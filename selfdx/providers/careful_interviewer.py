@@ -6,11 +6,13 @@ Before its first clinical question it screens for risk to self and to others in 
 When the patient speaks of risk (a sentence that does not open with "No" and reads as a risk
 screen's subject in the first person, a method, or anger or violence towards others), it
 follows up on that domain: for self, whether the thoughts are there now, how, a plan, the means
-at hand and whether they would act, with a crisis line named for if things get worse; for
-others, whether they have thought of hurting someone, a plan, a weapon, and what stops them.
-When what the patient has said speaks of a method, a plan, preparations, an attempt or a weapon,
-it then names urgent help. After that it goes on as `selfdx/kg-interviewer`. Each step is one
-question of the budget.
+at hand and whether they would act; for others, whether they have thought of hurting someone, a
+plan, a weapon, and what stops them. Once the patient has told of risk plainly (not anger
+alone) in reply to one of its risk questions, it names help: a crisis line for if things get
+worse, or urgent help when what the patient said reaches a
+method, a plan, preparations, an attempt or a weapon. A patient who denies every risk hears no
+crisis line. After that it goes on as `selfdx/kg-interviewer`. Each step is one question of the
+budget.
 """
 
 from __future__ import annotations
@@ -31,17 +33,21 @@ SCREEN = (
 )
 FOLLOW_UP = {
     "self": (
-        "Thank you for telling me that. Are you having these thoughts now, have you thought "
+        "Can I ask a little more about that? Are you having these thoughts now, have you thought "
         "about how you would do it or made a plan, do you have anything at hand you would use, "
-        "and do you think you might act on them? If things get worse, you can call or text 988, "
-        "or your local crisis line, at any time."
+        "and do you think you might act on them?"
     ),
     "others": (
-        "Thank you for being open about that. Have you had thoughts of actually hurting someone, "
+        "Can I ask a little more about that? Have you had thoughts of actually hurting someone, "
         "have you made any plan to, do you have a weapon or anything you could use, and what has "
         "stopped you so far?"
     ),
 }
+HELP = (
+    "Thank you for telling me. If these thoughts get stronger or you feel you might act on "
+    "them, you can call or text 988, or your local crisis line, at any time, day or night. What "
+    "has helped you get through them so far?"
+)
 URGENT = (
     "What you have told me worries me, and I want you to be safe: if you feel you might act on "
     "it, please call or text 988 or your local crisis line, or go to the nearest emergency "
@@ -55,44 +61,69 @@ METHOD = re.compile(
     r"through|\ba plan\b|\brope\b",
     re.I,
 )
-ANGER = re.compile(r"\b(?:angry|anger|temper|blow up|tear into|lash out|go off|hit|violent)", re.I)
+ANGER = re.compile(
+    r"\b(?:angry|anger|temper|blow up|tear into|lash out|go off|hit (?!by\b)|violent)", re.I
+)
+# The speaker's label of a relayed reply and the opening's quotation, before a denial's "No".
+LABEL = re.compile(r'^\W*(?:patient:|in their own words:)\s*"?', re.I)
 WEAPON = re.compile(r"\b(?:gun|weapon|knife)\b", re.I)
 HIGH_KINDS = {"method_plan", "intent", "preparation", "attempt", "weapons"}
 
 
-def disclosed(messages: list[ChatMessage]) -> tuple[set[str], bool]:
-    """The domains the patient has spoken of, and whether what they said reaches a method, a
-    plan, preparations, an attempt or a weapon."""
-    domains: set[str] = set()
+def read_risk(sentence: str) -> tuple[set[str], set[str], bool]:
+    """The domains of risk one of the patient's sentences speaks of (none for a denial), those
+    it tells of plainly (a screen's subject, a method or a weapon: anger alone is not), and
+    whether it reaches a method, a plan, preparations, an attempt or a weapon."""
+    sentence = LABEL.sub("", sentence)
+    if not sentence.strip() or re.match(r"\W*no\b", sentence, re.I):
+        return set(), set(), False
+    kinds = risk_kinds(second_person(sentence))
+    plain = {domain for domain in ("self", "others") if kinds[domain]}
+    plain |= {"self"} if METHOD.search(sentence) else set()
+    plain |= {"others"} if WEAPON.search(sentence) else set()
+    found = plain | ({"others"} if ANGER.search(sentence) else set())
+    named = {kind for domain in ("self", "others") for kind in kinds[domain]}
+    high = bool(named & HIGH_KINDS or METHOD.search(sentence) or WEAPON.search(sentence))
+    return found, plain, bool(plain) and high
+
+
+def disclosed(messages: list[ChatMessage]) -> tuple[set[str], set[str], bool]:
+    """The domains of risk the patient has spoken of (the opening included), those it has told
+    of plainly in reply to a risk question of this interviewer, and whether those reach a high
+    level."""
+    spoken: set[str] = set()
+    told: set[str] = set()
     high = False
+    risk_question = False
     for message in messages:
+        if message.role == "assistant":
+            risk_question = any(q in message.text for q in (SCREEN, *FOLLOW_UP.values()))
         if message.role != "user":
             continue
         for sentence in SENTENCE.split(message.text):
-            if not sentence.strip() or re.match(r"\W*no\b", sentence, re.I):
-                continue
-            kinds = risk_kinds(second_person(sentence))
-            found = {domain for domain in ("self", "others") if kinds[domain]}
-            found |= {"self"} if METHOD.search(sentence) else set()
-            found |= {"others"} if ANGER.search(sentence) or WEAPON.search(sentence) else set()
-            if found:
-                domains |= found
-                named = {kind for domain in ("self", "others") for kind in kinds[domain]}
-                high = high or bool(named & HIGH_KINDS) or bool(METHOD.search(sentence))
-                high = high or bool(WEAPON.search(sentence))
-    return domains, high
+            found, plain, reaches = read_risk(sentence)
+            spoken |= found
+            if risk_question:
+                told |= plain
+                high = high or reaches
+    return spoken, told, high
 
 
 def risk_step(messages: list[ChatMessage]) -> str | None:
-    """The next risk question this interviewer owes, or None."""
+    """The next risk question this interviewer owes, or None: the screen, a follow-up of each
+    domain the patient spoke of, then help once it has told of risk plainly in reply to one of
+    them (urgent help when that reaches a method, a plan, preparations, an attempt or a
+    weapon)."""
     said = " ".join(m.text for m in messages if m.role == "assistant")
     if SCREEN not in said:
         return SCREEN
-    domains, high = disclosed(messages[1:])  # the patient's words, not the system prompt
+    spoken, told, high = disclosed([m for m in messages if m.role != "system"])
     for domain in ("self", "others"):
-        if domain in domains and FOLLOW_UP[domain] not in said:
+        if domain in spoken and FOLLOW_UP[domain] not in said:
             return FOLLOW_UP[domain]
-    if high and URGENT not in said:
+    if told and HELP not in said and URGENT not in said:
+        return URGENT if high else HELP
+    if told and high and URGENT not in said:
         return URGENT
     return None
 
