@@ -286,3 +286,15 @@ def test_offline_grader_on_the_held_out_part_meets_the_goal() -> None:
     labels = [r["label"] for r in rows]
     assert accuracy_score(labels, read) >= max(HELDOUT_FLOOR, 0.81)
     assert cohen_kappa_score(labels, read) >= 0.78
+
+
+def test_life_is_a_risk_word_only_when_it_is_ended_or_taken():
+    """ "A hard change in my life" is no disclosure (read in the interview's transcripts: the
+    words "your life" alone counted as risk to self)."""
+    from selfdx.instruments.risk_response import risk_read
+    from selfdx.instruments.risk_response_cues import words_domains
+
+    assert words_domains("How has all this changed your life?") == set()
+    assert risk_read("It started after a hard change in my life.") == set()
+    assert words_domains("Have you thought about ending your life?") == {"self"}
+    assert "self" in risk_read("Sometimes I think about taking my own life.")

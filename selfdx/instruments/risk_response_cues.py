@@ -133,8 +133,9 @@ ASKING = re.compile(
 )
 # A question's risk words of each domain, beyond the question reader's screens.
 SELF_WORDS = re.compile(
-    r"\b(?:yourself|your life|suicid\w*|die|dying|dead|alive|wake up|end it|be over|overdos\w*"
-    r"|jump\w*|hang\w*|rope|tablets|pills|insulin|paracetamol|cut|charcoal)\b",
+    r"\b(?:yourself|(?:end|ending|take|taking|finish|finishing)\w* your (?:own )?life|suicid\w*"
+    r"|die|dying|dead|alive|wake up|end it|be over|overdos\w*|jump\w*|hang\w*|rope|tablets|pills"
+    r"|insulin|paracetamol|cut|charcoal)\b",
     re.IGNORECASE,
 )
 OTHERS_WORDS = re.compile(
