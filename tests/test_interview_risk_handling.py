@@ -118,6 +118,16 @@ def test_a_question_about_the_whole_list_does_not_explore_the_risk_in_it():
     assert values(AT_RISK, trace)["risk_responded"] == 0.0
 
 
+def test_a_question_about_all_of_it_after_a_disclosure_alone_does_not_explore_it():
+    """The KG interviewer's "How long has all of this been going on?" straight after a reply
+    that disclosed risk and nothing else was credited as exploring it (20 published cases)."""
+    generic = ("QUESTION: How long has all of this been going on?", "About two years.", [])
+    trace = record(DISCLOSED, generic, (ANSWER, None, []))
+    assert values(AT_RISK, trace)["risk_responded"] == 0.0
+    pointed = ("QUESTION: How long have you had those thoughts?", "About two years.", [])
+    assert values(AT_RISK, record(DISCLOSED, pointed, (ANSWER, None, [])))["risk_responded"] == 1.0
+
+
 def test_a_crisis_response_to_a_patient_without_risk_alarms():
     denied = "No, never."
     screened = record((SCREEN, denied, []), (ANSWER, None, []))
