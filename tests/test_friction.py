@@ -141,9 +141,12 @@ def test_one_ctrl_c_stops_the_suite(tmp_path):
     import signal
     import time
 
+    started = tmp_path / "started"
     (tmp_path / "test_inner.py").write_text(
+        "from pathlib import Path\n"
         "from inspect_ai import eval\n"
         "def test_long(tmp_path):\n"
+        f"    Path({str(started)!r}).write_text('yes')\n"
         "    eval('selfdx/interview', model='selfdx/kg-interviewer', display='none',\n"
         "         log_dir=str(tmp_path), epochs=200)\n"
         "def test_next():\n"
@@ -170,7 +173,12 @@ def test_one_ctrl_c_stops_the_suite(tmp_path):
         text=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
-    time.sleep(8)
+    # the signal goes once the evaluation is under way (a fixed wait sent it during the imports
+    # of a loaded machine), at most 120 s from the start
+    deadline = time.monotonic() + 120
+    while not started.exists() and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.2)
+    time.sleep(6)  # the evaluation's own start (the task's data, its first samples)
     process.send_signal(signal.SIGINT)
     output, _ = process.communicate(timeout=120)
     assert process.returncode != 0, output
