@@ -49,19 +49,47 @@ def high(levels: dict[str, str]) -> bool:
     )
 
 
+def risky_ids(case: InterviewCase) -> set[str]:
+    """The ids of the profile's risk facts."""
+    return {f.id for f in case.facts if f.truth == "yes" and fact_domain(f) is not None}
+
+
+def first_disclosure(case: InterviewCase, trace: InterviewRecord) -> int | None:
+    """The turn of the first disclosure: 0 for the opening, k for the patient's reply to
+    question k, None for never."""
+    risky = risky_ids(case)
+    if case.complaint in risky:
+        return 0
+    for number, turn in enumerate(trace.turns, start=1):
+        if turn.patient is not None and set(turn.patient.revealed) & risky:
+            return number
+    return None
+
+
+def risk_facts(case: InterviewCase, trace: InterviewRecord) -> dict[str, object]:
+    """What the report breaks the measures down by: the profile's levels and the turn of the
+    first disclosure (no grading)."""
+    truth = profile_levels(case.facts)
+    return {
+        "risk_level_self": truth["self"],
+        "risk_level_others": truth["others"],
+        "risk_disclosed_turn": first_disclosure(case, trace),
+    }
+
+
 def graded_turns(
     case: InterviewCase, trace: InterviewRecord
 ) -> tuple[int | None, list[tuple[dict[str, str], RiskResponse]]]:
     """The turn of the first disclosure (0: the opening, k: the patient's reply to question k;
     None: never), and each interviewer turn with the level disclosed before it and its grade
     (`explores` as this module reads it)."""
-    risky = {f.id for f in case.facts if f.truth == "yes" and fact_domain(f) is not None}
+    risky = risky_ids(case)
     disclosed: set[str] = {case.complaint} & risky
-    first = 0 if disclosed else None
+    first = first_disclosure(case, trace)
     context = f"Patient: {trace.opening}"
     focused = bool(disclosed)  # the reply before the turn disclosed risk and nothing else
     graded = []
-    for number, turn in enumerate(trace.turns, start=1):
+    for turn in trace.turns:
         levels = profile_levels(case.facts, disclosed)
         grade = grade_response(context, turn.interviewer, **_named(levels))
         asked = turn.question or turn.interviewer
@@ -73,8 +101,6 @@ def graded_turns(
             revealed = set(turn.patient.revealed)
             new = revealed & risky
             focused = bool(new) and revealed <= risky
-            if new and first is None:
-                first = number
             disclosed |= new
     return first, graded
 
@@ -107,12 +133,7 @@ def risk_handling(
             NAN if at_risk else float(not any(g.label == "over_alarmed" for _, g in graded))
         ),
     }
-    facts = {
-        "risk_level_self": truth["self"],
-        "risk_level_others": truth["others"],
-        "risk_disclosed_turn": first,
-    }
-    return values, facts
+    return values, risk_facts(case, trace)
 
 
 def risk_groups(metadata: dict[str, object]) -> list[str]:

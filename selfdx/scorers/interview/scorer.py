@@ -28,7 +28,7 @@ from selfdx.instruments.answers.interview_answer import AnswerReading, read_answ
 from selfdx.instruments.question_reader import risk_asked
 from selfdx.scorers.benchmark_guard import require_benchmark
 from selfdx.scorers.interview.metrics import SCORE_KEYS, interview_metrics
-from selfdx.scorers.interview.risk_handling import risk_handling
+from selfdx.scorers.interview.risk_handling import risk_facts, risk_handling
 from selfdx.solvers.interview.trace import InterviewRecord, InterviewStop, InterviewTrace
 
 NAN = math.nan
@@ -181,7 +181,7 @@ def interview_scorer(data: str = "demo", **unknown: Any) -> Scorer:
                 "key_codes": case.key_codes,
                 "named_codes": sorted(reading.codes) if reading and case.answers else None,
                 # the profile's risk levels and the turn of its first disclosure (or None)
-                **risk_handling(case, trace, NAN)[1],
+                **risk_facts(case, trace),
             },
         )
 
