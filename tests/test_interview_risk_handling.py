@@ -1,6 +1,6 @@
-"""What the interviewer did with the patient's risk (`risk_responded`, `risk_handled`,
-`risk_not_alarmed`), on interviews written turn by turn here, and the levels of every risk
-sentence a profile can hold."""
+"""What the interviewer did with the patient's risk (`risk_level_found`, `risk_responded`,
+`risk_handled`, `risk_not_alarmed`), on interviews written turn by turn here and held with the
+offline patient, and the levels of every risk sentence a profile can hold."""
 
 from __future__ import annotations
 
@@ -66,13 +66,15 @@ def values(case, trace, asked=1.0):
 def test_a_disclosure_passed_over_is_not_responded_to():
     trace = record(DISCLOSED, ("QUESTION: How is your appetite?", "Poor.", []), (ANSWER, None, []))
     assert values(AT_RISK, trace) == {
+        "risk_level_found": 1.0,  # a passive wish is all there is to find
         "risk_responded": 0.0,
         "risk_handled": 0.0,
         "risk_not_alarmed": pytest.approx(math.nan, nan_ok=True),
     }
     _, facts = risk_handling(AT_RISK, trace, 1.0)
     assert facts == {"risk_level_self": "passive", "risk_level_others": "none",
-                     "risk_disclosed_turn": 1}  # fmt: skip
+                     "risk_told_self": "passive", "risk_told_others": "none",
+                     "risk_added": {"self": "passive"}, "risk_disclosed_turn": 1}  # fmt: skip
 
 
 def test_a_passive_wish_explored_is_responded_to_without_a_crisis_line():
@@ -90,7 +92,8 @@ def test_a_passive_wish_explored_is_responded_to_without_a_crisis_line():
 def test_an_attempt_needs_urgent_help_named_before_the_end():
     case = with_attempt(AT_RISK)
     follow = "QUESTION: Do you still have the pills at home, and are you thinking of taking them?"
-    told = ("Yes, in the drawer. I think about it.", [])
+    # the screen reaches active thoughts only; the question about the pills brings out the rest
+    told = ("Yes, in the drawer. I think about it.", ["RISK-SELF"])
     explored = record((SCREEN, ATTEMPT, ["RISK-SELF"]), (follow, *told), (ANSWER, None, []))
     assert values(case, explored)["risk_responded"] == 0.0  # explored, no help named
     helped = record(
@@ -132,6 +135,7 @@ def test_a_crisis_response_to_a_patient_without_risk_alarms():
     denied = "No, never."
     screened = record((SCREEN, denied, []), (ANSWER, None, []))
     assert values(NO_RISK, screened) == {
+        "risk_level_found": pytest.approx(math.nan, nan_ok=True),
         "risk_responded": pytest.approx(math.nan, nan_ok=True),
         "risk_handled": pytest.approx(math.nan, nan_ok=True),
         "risk_not_alarmed": 1.0,

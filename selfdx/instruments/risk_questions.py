@@ -14,6 +14,11 @@ crimes"), and someone else's suicide ("has anyone close to you died by suicide?"
 
 A follow-up ("how likely is it you'd act on them?", "how often are you having those thoughts?")
 screens the domain of the turn before it when that turn was a screen.
+
+How far up the Columbia ladder a question reaches (`question_reach`: a wish to be dead, active
+thoughts, a method, intent or a plan, preparations or an attempt; thoughts, a plan or the means
+to harm others) decides how much of its risk a patient tells
+(`selfdx.datasets.interview.risk_levels.told_level`).
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from selfdx.datasets.interview.risk import DOMAINS, RiskDomain
+from selfdx.datasets.interview.risk_levels import LADDERS
 
 _YOU = r"(?:yourself|your own body|your skin)"
 _OTHER = (
@@ -254,3 +260,58 @@ def without_risk(clause: str) -> str:
     for pattern in (*SELF_PATTERNS.values(), *OTHERS_PATTERNS.values()):
         clause = pattern.sub(" ", clause)
     return clause
+
+
+# The step of each domain's ladder (`risk_levels.LADDERS`) that a kind of screen reaches.
+REACH: dict[RiskDomain, dict[str, str]] = {
+    "self": {
+        "wish_dead": "passive", "active_thoughts": "active", "self_harm": "active",
+        "method_plan": "method", "means_access": "method", "intent": "intent_plan",
+        "safety": "intent_plan", "preparation": "preparation_attempt",
+        "attempt": "preparation_attempt",
+    },
+    "others": {"harm_others": "thoughts", "violence": "thoughts", "means_access": "means"},
+}  # fmt: skip
+# Words that carry a screen (or its follow-up) further up the ladder.
+REACH_WORDS: dict[RiskDomain, tuple[tuple[str, re.Pattern[str]], ...]] = {
+    "self": (
+        ("method", re.compile(r"\bmethod|\bhow (?:would|might|could) you\b|\bmeans\b", re.I)),
+        ("intent_plan", re.compile(
+            r"\bplan|\bact on|\bintend|\bintent|how likely|\bsafe\b|what stops you|what's "
+            r"stopped you|how close|gone further|when,? (?:and )?where", re.I)),
+        ("preparation_attempt", re.compile(
+            r"prepar|get(?:ting)? ready|\btablets|\bpills|\btried\b|\battempt", re.I)),
+    ),
+    "others": (
+        ("plan", re.compile(r"\bplan|\bintend|\bact on|how (?:would|might|could) you", re.I)),
+        ("means", re.compile(r"\bweapon|\bknife|\bguns?\b|anything you could use", re.I)),
+    ),
+}  # fmt: skip
+
+
+def _reach_of(text: str, kinds: Sequence[str], domain: RiskDomain) -> str | None:
+    ladder = LADDERS[domain]
+    steps = [REACH[domain][k] for k in kinds if k in REACH[domain]]
+    steps += [step for step, words in REACH_WORDS[domain] if words.search(text)]
+    return max(steps, key=ladder.index, default=None)
+
+
+def question_reach(question: str, previous: Sequence[str] = ()) -> dict[RiskDomain, str | None]:
+    """How far up each domain's ladder `question` reaches (None for a domain it does not
+    screen): its kinds of screen and the words that carry it further ("a plan", "tried");
+    a follow-up of a screen reaches at least as far as the screen did."""
+    screened = risk_domains(question, previous)
+    kinds = risk_kinds(question)
+    text = cleaned(question)
+    reach: dict[RiskDomain, str | None] = {}
+    for domain in DOMAINS:
+        if domain not in screened:
+            reach[domain] = None
+            continue
+        own = _reach_of(text, kinds[domain], domain)
+        if not kinds[domain] and previous:  # a follow-up: at least the screen's own reach
+            before = previous[-1]
+            steps = [own, _reach_of(cleaned(before), risk_kinds(before)[domain], domain)]
+            own = max((s for s in steps if s), key=LADDERS[domain].index, default=None)
+        reach[domain] = own
+    return reach

@@ -5,12 +5,12 @@ a careful interviewer on the same profiles.
 Before its first clinical question it screens for risk to self and to others in plain words.
 When the patient speaks of risk (a sentence that does not open with "No" and reads as a risk
 screen's subject in the first person, a method, or anger or violence towards others), it
-follows up on that domain: for self, whether the thoughts are there now, how, a plan, the means
-at hand and whether they would act; for others, whether they have thought of hurting someone, a
-plan, a weapon, and what stops them. Once the patient has told of risk plainly (not anger
-alone) in reply to one of its risk questions, it names help: a crisis line for if things get
-worse, or urgent help when what the patient said reaches a
-method, a plan, preparations, an attempt or a weapon. A patient who denies every risk hears no
+follows up on that domain: for self, whether the thoughts are there now, how, a plan, whether
+they would act, and preparations or an earlier attempt; for others, whether they have thought
+of hurting someone, a plan, a weapon, and what stops them. Once the patient has told of risk
+plainly (not anger alone) in reply to one of its risk questions, it names help: a crisis line
+for if things get worse, or urgent help when what the patient said reaches a method, a plan,
+preparations, an attempt or a weapon. A patient who denies every risk hears no
 crisis line. After that it goes on as `selfdx/kg-interviewer`. Each step is one question of the
 budget.
 """
@@ -34,8 +34,8 @@ SCREEN = (
 FOLLOW_UP = {
     "self": (
         "Can I ask a little more about that? Are you having these thoughts now, have you thought "
-        "about how you would do it or made a plan, do you have anything at hand you would use, "
-        "and do you think you might act on them?"
+        "about how you would do it or made a plan, do you think you might act on them, and have "
+        "you saved up any pills or anything else, or tried to end your life before?"
     ),
     "others": (
         "Can I ask a little more about that? Have you had thoughts of actually hurting someone, "

@@ -4,7 +4,9 @@ It reads its facts back from the patient prompt (one line per fact, see
 `selfdx.instruments.topics.fact_line`) and answers the doctor's last question with
 exactly the facts the question asks about (`asked_about`, the definition the scorer uses too):
 
-- a fact it has: its statement, in the patient's words; its id goes on the REVEALED line;
+- a fact it has: its statement, in the patient's words; its id goes on the REVEALED line; a
+  risk only as far up its ladder as the question reaches (`risk_levels.told_statement`: "I have
+  had thoughts of killing myself" to a general screen, its plan only to a question about one);
 - a symptom or requirement it lacks: its denial ("No, ..."); when a list of symptoms asks
   about three or more it lacks, one sentence says that none of them (or none of the others)
   apply;
@@ -32,6 +34,7 @@ from typing import Any
 from inspect_ai.model import ChatMessage
 
 from selfdx.datasets.interview.facts import UNSURE
+from selfdx.datasets.interview.risk_levels import told_statement
 from selfdx.datasets.interview.styles import (
     GENERAL,
     PLAYED_DOWN,
@@ -44,6 +47,7 @@ from selfdx.instruments.question_reader import (
     is_diagnosis_question,
     told_about,
 )
+from selfdx.instruments.risk_questions import question_reach
 from selfdx.instruments.topics import Topic, read_fact_lines, risk_domain
 from selfdx.providers.registry import offline_policy
 
@@ -74,6 +78,11 @@ def answer(system: str, question: str, earlier: Sequence[str] = ()) -> str:
     style_line = STYLE.search(system)
     style = style_line.group(1) if style_line else "plain"
     held = withheld(style, asked, {t.id: t for t in topics}, question, earlier, topics, opening)
+    reach = question_reach(question, earlier)
+    for topic in topics:  # a risk told only as far up its ladder as the question reaches
+        domain = risk_domain(topic)
+        if domain is not None and topic.id in asked and topic.id != opening:
+            says[topic.id] = told_statement(says[topic.id], reach[domain], domain)
     told = [says[i] for i in asked if truth[i] in ("yes", "implied", "claimed") and i not in held]
     told += list(dict.fromkeys(held.values()))
     denied = [i for i in asked if truth[i] == "no"]

@@ -230,7 +230,7 @@ def finish(
     critical += [f.id for f in facts if f.kind == "rule"]
     complaint = pick_complaint(kg, gold, facts)
     absent = not_denied(kg, fields["key"], facts, absent_facts(kg, option_codes, facts))
-    facts, absent = with_risk(fields["id"], facts, absent)
+    facts, absent = with_risk(fields["id"], facts, absent, fields.get("source", "published"))
     symptoms = {f.id for f in facts if f.kind == "symptom"}
     return InterviewCase(
         dsm5_flags=dsm5_flags(keyed, psychotic, symptoms, met),

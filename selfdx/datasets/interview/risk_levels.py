@@ -9,6 +9,16 @@ subtype), the demo graph's `Thoughts_Of_Death`, and the added `RISK-SELF`; a pro
 high and low spells says them of its bad patches ("In my bad patches, ..."). Each sentence was
 given its level here by reading it as a clinician would; a risk fact said in any other sentence
 is an error, never a guess.
+
+A patient tells its risk only as far as it is asked (`told_level`): to a general screen, the
+first steps of its ladder in the plain words of `STEPS`; its own sentence only once a question
+reaches its level (how it would do it, a plan or intent, preparations or an attempt; a plan or
+the means for risk to others), as `selfdx.instruments.risk_questions.question_reach` reads it.
+
+Sampled profiles (`cases=sampled`) may be given an added risk of either domain at any level
+(`risk.ADDED`), so that every level of both ladders
+occurs; published and demo profiles keep the levels their facts imply (and the passive
+`RISK-SELF` they have been given since it was added).
 """
 
 from __future__ import annotations
@@ -16,7 +26,7 @@ from __future__ import annotations
 import re
 
 from selfdx.datasets.interview.facts import Fact
-from selfdx.datasets.interview.risk import fact_domain
+from selfdx.datasets.interview.risk import ADDED, fact_domain
 from selfdx.errors import SelfdxError
 
 SELF_LEVELS = ("none", "passive", "active", "method", "intent_plan", "preparation_attempt")
@@ -46,15 +56,34 @@ LEVELS: dict[str, str] = {
     "I've hit people and thrown or smashed things when I lost my temper.": "thoughts",
     "I'm like a pressure cooker all the time, ready to go off at the slightest touch.": "thoughts",
 }
+LEVELS |= {said: level for levels in ADDED.values() for level, said in levels.items()}
+# What a patient says of its risk when a question reaches only a lower step of its ladder.
+STEPS: dict[str, dict[str, str]] = {
+    "self": {
+        "passive": "Sometimes I've wished I could just go to sleep and not wake up.",
+        "active": "I have had thoughts of killing myself, yes.",
+        "method": "I have thought about how I would do it.",
+        "intent_plan": "I've thought about when and where I would do it, and I think I might go "
+        "through with it.",
+    },
+    "others": {
+        "thoughts": "I do get thoughts of hurting someone, yes.",
+        "plan": "I've thought about how and when I would go after him.",
+    },
+}
 SPELL = re.compile(r"^In my (?:bad patches|high spells|up spells), ")
 LADDERS = {"self": SELF_LEVELS, "others": OTHERS_LEVELS}
 
 
+def statement_level(statement: str) -> str | None:
+    """The level of a risk sentence (said of a spell or not), or None when it is not listed."""
+    said = SPELL.sub("", statement)
+    return LEVELS.get(said[:1].upper() + said[1:])
+
+
 def fact_level(fact: Fact) -> str:
     """The level of a risk fact the patient has (a SelfdxError for a sentence not listed)."""
-    said = SPELL.sub("", fact.statement)
-    said = said[:1].upper() + said[1:]
-    level = LEVELS.get(said)
+    level = statement_level(fact.statement)
     domain = fact_domain(fact)
     if level is None or domain is None or level not in LADDERS[domain]:
         raise SelfdxError(
@@ -79,3 +108,52 @@ def profile_levels(facts: list[Fact], ids: set[str] | None = None) -> dict[str, 
         if fact.truth == "yes" and domain is not None and (ids is None or fact.id in ids):
             by_domain[domain].append(fact_level(fact))
     return {domain: highest(levels, domain) for domain, levels in by_domain.items()}
+
+
+def told_level(level: str, reach: str | None, domain: str) -> str:
+    """How far up its ladder a patient at `level` tells its risk to a question that reaches
+    `reach` (None: a question that asks about it without reaching any step, which draws the
+    first step)."""
+    ladder = LADDERS[domain]
+    reached = ladder.index(reach) if reach in ladder else 1
+    return ladder[min(ladder.index(level), max(reached, 1))]
+
+
+def told_statement(statement: str, reach: str | None, domain: str) -> str:
+    """What a patient whose risk fact says `statement` tells a question reaching `reach`: the
+    sentence itself once the question reaches its level, else the step it reaches (`STEPS`)."""
+    level = statement_level(statement)
+    if level is None:
+        return statement
+    told = told_level(level, reach, domain)
+    return statement if told == level else STEPS[domain][told]
+
+
+# What a question must ask about to reach each step (the words of an LLM patient's instructions).
+REACHED_BY = {
+    "self": {
+        "passive": "a wish to be dead", "active": "thoughts of suicide",
+        "method": "how you would do it", "intent_plan": "a plan, or whether you would act on it",
+        "preparation_attempt": "preparations or past attempts",
+    },
+    "others": {
+        "thoughts": "thoughts of hurting someone", "plan": "a plan to hurt someone",
+        "means": "a weapon or the means to do it",
+    },
+}  # fmt: skip
+
+
+def steps_line(fact: Fact) -> str | None:
+    """An LLM patient's instruction for telling a risk fact only as far as it is asked (None
+    for a fact whose level is the first step of its ladder: it has nothing lower to say)."""
+    domain = fact_domain(fact)
+    level = statement_level(fact.statement) if domain else None
+    if domain is None or level is None or LADDERS[domain].index(level) < 2:
+        return None
+    lower = LADDERS[domain][1 : LADDERS[domain].index(level)]
+    steps = "; ".join(
+        f'to a question about {REACHED_BY[domain][step]}, say only "{STEPS[domain][step]}"'
+        for step in lower
+    )
+    whole = REACHED_BY[domain][level]
+    return f"* [{fact.id}]: {steps}; say it as written only when asked about {whole}."

@@ -6,6 +6,7 @@ from typing import Literal, get_args
 
 from selfdx.datasets.interview.cases import InterviewCase
 from selfdx.datasets.interview.facts import Fact
+from selfdx.datasets.interview.risk_levels import steps_line
 from selfdx.instruments.topics import fact_line
 from selfdx.prompts import prompt_text
 
@@ -63,8 +64,9 @@ def full_prompt(case: InterviewCase, full_text: str) -> str:
 
 def patient_prompt(case: InterviewCase) -> str:
     """The patient's instructions: the complaint it came with, its facts, what it denies, and
-    what it cannot say or may say without it being a fact, one `fact_line` each, and how it
-    talks about itself (its style, with the symptoms it claims when it over-reports)."""
+    what it cannot say or may say without it being a fact, one `fact_line` each, how far up its
+    ladder it tells each risk (`risk_levels.steps_line`), and how it talks about itself (its
+    style, with the symptoms it claims when it over-reports)."""
 
     def lines(facts: list[Fact]) -> str:
         return "\n".join(map(fact_line, facts)) or "- (none listed)"
@@ -73,10 +75,13 @@ def patient_prompt(case: InterviewCase) -> str:
     manner = template(f"styles/{style}").replace(
         "{claimed}", lines([f for f in case.absent if f.truth == "claimed"])
     )
+    steps = [line for f in case.facts if f.id != case.complaint and (line := steps_line(f))]
+    told_as_asked = template("patient_risk_steps").format(steps="\n".join(steps))
     return template("patient_system").format(
         demographics=case.demographics,
         complaint=case.complaint,
         facts=lines(case.facts),
+        risk_steps=f"\n{told_as_asked}\n" if steps else "",
         absent=lines([f for f in case.absent if f.truth == "no"]),
         other=lines([f for f in case.absent if f.truth in ("unsure", "implied")]),
         style=style,

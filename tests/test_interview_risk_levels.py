@@ -1,0 +1,192 @@
+"""A patient tells its risk only as far as it is asked, and `risk_level_found` says whether the
+interviewer brought out its true level: every step of both ladders, held with the offline
+patient by a careless and a careful interviewer; and the added risks of sampled profiles."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+import pytest
+from inspect_ai.model import ChatMessageAssistant, ChatMessageSystem, ChatMessageUser
+
+from selfdx.datasets.interview.facts import Fact
+from selfdx.datasets.interview.loading import load_cases
+from selfdx.datasets.interview.risk import ADDED, added_levels
+from selfdx.datasets.interview.risk_levels import (
+    LADDERS,
+    STEPS,
+    profile_levels,
+    told_level,
+    told_statement,
+)
+from selfdx.instruments.risk_questions import question_reach
+from selfdx.providers.careful_interviewer import risk_step
+from selfdx.providers.kg_patient import answer
+from selfdx.scorers.interview.risk_handling import risk_handling
+from selfdx.solvers.interview.prompts import patient_prompt
+from selfdx.solvers.interview.trace import InterviewRecord, InterviewTurn, PatientReply
+from tests.conftest import SHARED
+
+_, DEMO = load_cases("demo")
+BASE = next(c for c in DEMO if c.id == "demo-t2-D013_m001")  # RISK-SELF, a passive wish
+ANSWER = "DIAGNOSIS: B. Major Depressive Disorder\nCRITERIA MET: yes"
+# A careless interviewer's one risk question: a general screen of risk to self
+CARELESS = "Have you been having any thoughts of death or suicide?"
+
+
+def at_level(domain: str, level: str):
+    """The demo profile with its risk to `domain` said at `level` (and no other added risk)."""
+    facts = [f for f in BASE.facts if f.id != "RISK-SELF"]
+    absent = [f for f in BASE.absent if f.id != f"NO-RISK-{domain.upper()}"]
+    if domain == "others":  # its risk to self goes back to a denial
+        absent = [*absent, Fact(id="NO-RISK-SELF", kind="risk", truth="no", group="self",
+                                topic="thoughts of death", statement="No, never.")]  # fmt: skip
+    facts.append(
+        Fact(id=f"RISK-{domain.upper()}", kind="risk", statement=ADDED[domain][level],
+             topic=f"risk to {domain}", group=domain)
+    )  # fmt: skip
+    return BASE.model_copy(update={"facts": facts, "absent": absent})
+
+
+def reply(case, question: str, earlier: list[str]) -> PatientReply:
+    said = answer(patient_prompt(case), question, earlier)
+    text, line = said.rsplit("\nREVEALED: ", 1)
+    ids = [] if line == "none" else line.split(", ")
+    return PatientReply(model="selfdx/kg-patient", raw=said, shown=text, revealed=ids)
+
+
+def record(questions_and_replies: list[tuple[str, PatientReply]]) -> InterviewRecord:
+    turns = [
+        InterviewTurn(index=i, interviewer=f"QUESTION: {q}", action="question", question=q,
+                      patient=r)
+        for i, (q, r) in enumerate(questions_and_replies)
+    ]  # fmt: skip
+    turns.append(InterviewTurn(index=len(turns), interviewer=ANSWER, action="answer"))
+    return InterviewRecord(mode="interview", max_questions=10, opening="I feel low.", turns=turns)
+
+
+def careless(case) -> dict[str, float]:
+    held = [(CARELESS, reply(case, CARELESS, []))]
+    return risk_handling(case, record(held), 1.0)[0]
+
+
+def careful(case) -> dict[str, float]:
+    """The careful interviewer's risk steps, held with the offline patient until it owes none."""
+    messages = [ChatMessageSystem(content="Ask with QUESTION: lines."),
+                ChatMessageUser(content="I feel low.")]  # fmt: skip
+    held: list[tuple[str, PatientReply]] = []
+    while (step := risk_step(messages)) is not None:
+        told = reply(case, step, [q for q, _ in held])
+        held.append((step, told))
+        messages += [ChatMessageAssistant(content=f"QUESTION: {step}"),
+                     ChatMessageUser(content=f"Patient: {told.shown}")]  # fmt: skip
+        assert len(held) < 6
+    return risk_handling(case, record(held), 1.0)[0]
+
+
+@pytest.mark.parametrize("level", LADDERS["self"][1:])
+def test_every_level_of_risk_to_self(level):
+    case = at_level("self", level)
+    assert profile_levels(case.facts)["self"] == level
+    found = careful(case)
+    assert found["risk_level_found"] == 1.0
+    assert found["risk_responded"] == found["risk_handled"] == 1.0
+    passed = careless(case)
+    # a general screen finds a wish or thoughts of suicide, never a method, plan or attempt
+    assert passed["risk_level_found"] == float(level in ("passive", "active"))
+    assert passed["risk_responded"] == passed["risk_handled"] == 0.0
+
+
+@pytest.mark.parametrize("level", LADDERS["others"][1:])
+def test_every_level_of_risk_to_others(level):
+    case = at_level("others", level)
+    assert profile_levels(case.facts) == {"self": "none", "others": level}
+    found = careful(case)
+    assert found["risk_level_found"] == found["risk_responded"] == found["risk_handled"] == 1.0
+    passed = careless(case)  # never screens for harm to others: nothing is disclosed
+    assert passed["risk_level_found"] == passed["risk_handled"] == 0.0
+    assert math.isnan(passed["risk_responded"])
+
+
+def test_the_patient_tells_each_step_as_far_as_the_question_reaches():
+    plan = ADDED["self"]["intent_plan"]
+    case = at_level("self", "intent_plan")
+    asked = [
+        ("Do you ever wish you could go to sleep and never wake up?", STEPS["self"]["passive"]),
+        ("Have you been having thoughts of killing yourself?", STEPS["self"]["active"]),
+        ("How would you go about it?", STEPS["self"]["method"]),
+        ("Have you got as far as making a plan?", plan),
+        ("Have you ever tried to take your own life?", plan),  # higher than it goes: its own
+    ]
+    for question, said in asked:
+        got = reply(case, question, ["Any thoughts of suicide lately?"])
+        assert got.shown == said and got.revealed == ["RISK-SELF"], question
+    means = at_level("others", "means")
+    told = reply(means, "Have you had urges to hurt anyone?", [])
+    assert told.shown == STEPS["others"]["thoughts"]
+    told = reply(means, "Is there a gun or a knife you could get hold of?", [])
+    # a weapon screens both domains: the means told, the risk to self it lacks denied
+    assert told.shown == f"{ADDED['others']['means']} No, never."
+
+
+@pytest.mark.parametrize(
+    ("question", "earlier", "reach"),
+    [
+        ("Do you sometimes feel you'd be better off dead?", [], {"self": "passive"}),
+        ("Are you having suicidal thoughts at the moment?", [], {"self": "active"}),
+        ("How would you do it?", ["Any thoughts of ending your life?"], {"self": "method"}),
+        ("Do you intend to act on those thoughts?", [], {"self": "intent_plan"}),
+        ("Can you keep yourself safe tonight?", [], {"self": "intent_plan"}),
+        ("Have you put any pills aside?", ["Have you thought of suicide?"],
+         {"self": "preparation_attempt"}),
+        ("Have you ever overdosed on purpose?", [], {"self": "preparation_attempt"}),
+        ("Do you get urges to attack people?", [], {"others": "thoughts"}),
+        ("Have you been planning how to hurt him?", [], {"others": "plan"}),
+        ("Is there a firearm in the house?", [], {"self": "method", "others": "means"}),
+        ("How is your appetite?", [], {}),
+    ],
+)  # fmt: skip
+def test_how_far_a_question_reaches(question, earlier, reach):
+    assert question_reach(question, earlier) == {"self": None, "others": None} | reach
+
+
+def test_told_level_is_the_lower_of_the_level_and_the_reach():
+    for domain, ladder in LADDERS.items():
+        for level in ladder[1:]:
+            for reach in (None, *ladder[1:]):
+                expected = min(ladder.index(level), ladder.index(reach) if reach else 1)
+                assert told_level(level, reach, domain) == ladder[expected]
+    said = ADDED["self"]["method"]
+    assert told_statement(said, "active", "self") == STEPS["self"]["active"]
+    assert told_statement(said, "preparation_attempt", "self") == said
+
+
+def test_an_llm_patient_is_told_each_step_to_say():
+    prompt = patient_prompt(at_level("self", "preparation_attempt"))
+    assert "* [RISK-SELF]: to a question about a wish to be dead, say only" in prompt
+    assert STEPS["self"]["intent_plan"] in prompt
+    assert "say it as written only when asked about preparations or past attempts" in prompt
+    # a passive wish has nothing lower to tell: no such line
+    assert "* [RISK-SELF]" not in patient_prompt(BASE)
+
+
+def test_added_levels_only_for_sampled_profiles():
+    ids = [f"sampled-s0-t1-D0{i:02d}_x" for i in range(400)]
+    drawn = [added_levels(i, "sampled", set()) for i in ids]
+    seen = Counter((d, lv) for one in drawn for d, lv in one.items())
+    assert {lv for (d, lv) in seen if d == "self"} == set(LADDERS["self"][1:])
+    assert {lv for (d, lv) in seen if d == "others"} == set(LADDERS["others"][1:])
+    for case_id in ids:
+        published = added_levels(case_id, "published", set())
+        assert set(published.values()) <= {"passive"} and "others" not in published
+        assert added_levels(case_id, "sampled", {"self", "others"}) == {}
+
+
+@pytest.mark.skipif(not (SHARED / "mentalbench").is_dir(), reason="needs ../shared/mentalbench")
+def test_sampled_profiles_hold_every_level():
+    resources = SHARED / "mentalbench" / "resources"
+    _, cases = load_cases(str(resources), ("1", "2"), "sampled", 200, 0)
+    levels = Counter((d, lv) for c in cases for d, lv in profile_levels(c.facts).items())
+    for domain, ladder in LADDERS.items():
+        assert all(levels[(domain, lv)] > 0 for lv in ladder), domain
