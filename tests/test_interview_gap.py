@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import math
 
 import numpy as np
 import pandas as pd
 import pytest
 from inspect_ai import eval
+from inspect_ai.log import list_eval_logs, read_eval_log
 from inspect_ai.model import get_model
 from scipy import stats
 
@@ -104,4 +106,26 @@ def test_the_report_shows_the_paired_gap_per_patient_and_the_patients_side_by_si
     row = side.iloc[0]
     spread = abs(row["accuracy: selfdx/faults"] - row["accuracy: selfdx/kg-patient"])
     assert row["accuracy spread"] == pytest.approx(spread)
+    # pooled over the two patients: each case's mean over the patients it ran with, then the
+    # mean over cases (computed here from the logs), with its interval
+    talks = [read_eval_log(info) for info in list_eval_logs(str(logs))]
+    talks = [log for log in talks if log.eval.task_args["mode"] == "interview"]
+    by_case: dict[str, list[float]] = {}
+    handled: dict[str, list[float]] = {}
+    for log in talks:
+        for sample in log.samples:
+            value = sample.scores["interview_scorer"].value
+            if not math.isnan(value["accuracy"]):  # a case the patient failed counts nowhere
+                by_case.setdefault(str(sample.id), []).append(value["accuracy"])
+            if not math.isnan(value["risk_handled"]):
+                handled.setdefault(str(sample.id), []).append(value["risk_handled"])
+    pooled = sum(sum(v) / len(v) for v in by_case.values()) / len(by_case)
+    assert row["accuracy: pooled"] == pytest.approx(pooled)
+    pooled = sum(sum(v) / len(v) for v in handled.values()) / len(handled)
+    assert row["risk handled: pooled"] == pytest.approx(pooled)
+    low, high = (float(x) for x in row["accuracy pooled 95% CI"].strip("[]").split(","))
+    assert low <= row["accuracy: pooled"] <= high
+    assert {"risk level found: selfdx/faults", "risk not alarmed pooled 95% CI"} <= set(
+        side.columns
+    )
     assert json.dumps(list(side.columns))  # plain column names, CSV-safe

@@ -72,6 +72,17 @@ def test_export_transcripts(demo_logs, tmp_path):
             assert record["scores"] == json_safe(sample.scores["interview_scorer"].value)
             questions = [t for t in record["turns"] if t["question"]]
             assert len(questions) == record["scores"]["questions"]
+            # the risk levels and the response go with each transcript
+            meta = sample.scores["interview_scorer"].metadata
+            for key in ("risk_level_self", "risk_level_others", "risk_told_self",
+                        "risk_told_others", "risk_added", "risk_disclosed_turn"):  # fmt: skip
+                assert record[key] == meta[key], key
+            assert "risk_level_found" in record["scores"]
+            facts = {f["id"] for f in sample.metadata["case"]["facts"]}
+            added = {"self": "passive"} if "RISK-SELF" in facts else {}
+            assert record["risk_added"] == added
+            if added:  # the added passive wish is the demo patient's whole risk to self
+                assert record["risk_level_self"] == "passive"
     assert "## demo-t1-" in files[1].read_text()
     with pytest.raises(SelfdxError, match="not empty"):
         export_interview([str(next(log_dir.glob("*.eval")))], tmp_path / "t")

@@ -52,6 +52,21 @@ window.addEventListener('load', function () {
     images: Array.prototype.map.call(document.images, function (i) { return i.naturalWidth; }),
     wide: wide.slice(0, 5)
   };
+  // the interview's Risk section: its heading, then the table that follows it
+  var heading = Array.prototype.filter.call(document.querySelectorAll('h3'), function (h) {
+    return h.textContent.trim() === 'Risk';
+  })[0];
+  var next = heading ? heading.nextElementSibling : null;
+  while (next && next.tagName !== 'TABLE' && !next.querySelector('table')) {
+    next = next.nextElementSibling;
+  }
+  var table = next ? (next.tagName === 'TABLE' ? next : next.querySelector('table')) : null;
+  found.risk = table ? {
+    height: table.getBoundingClientRect().height,
+    columns: Array.prototype.map.call(table.querySelectorAll('th'), function (c) {
+      return c.textContent.trim();
+    })
+  } : null;
   var out = document.createElement('pre');
   out.id = 'selfdx-measured';
   out.textContent = JSON.stringify(found);
@@ -265,3 +280,9 @@ def test_page_fits_the_window_and_shows_everything(drawn, tmp_path, width):
     assert found["tables"] == tables
     assert len(found["images"]) == images
     assert all(natural > 0 for natural in found["images"]), found["images"]
+    # the interview's Risk section is on the page, with what the interviewer did with the risk
+    assert found["risk"] is not None and found["risk"]["height"] > 0, found.get("risk")
+    # (a measure no case of these three runs applies to, such as risk_responded, has no column)
+    assert {"risk_asked", "risk_level_found", "risk_handled", "risk_not_alarmed"} <= set(
+        found["risk"]["columns"]
+    ), found["risk"]["columns"]

@@ -37,14 +37,14 @@ from selfdx.analysis.figures import (
 from selfdx.analysis.logs import ConfigKey, Run, read_samples, score_values
 from selfdx.analysis.metric_table import MetricAccumulator
 from selfdx.analysis.outputs import finish, start_export
-from selfdx.analysis.statistics import paired_mode_gap
+from selfdx.analysis.statistics import bootstrap_interval, case_means, paired_mode_gap
 from selfdx.datasets.interview.dsm5_flags import UNFLAGGED
 from selfdx.datasets.interview.styles import STYLES
 from selfdx.errors import SelfdxError
 from selfdx.run_facts import interview_variant, styles_of
 from selfdx.scorers.interview.metrics import COUNT_KEYS
 from selfdx.scorers.interview.risk_handling import KEYS as RISK_HANDLING
-from selfdx.scorers.interview.risk_handling import risk_groups
+from selfdx.scorers.interview.risk_handling import RISK_FACTS, risk_groups
 from selfdx.solvers.interview.solver import DEFAULT_PATIENT
 
 SCORER = "interview_scorer"
@@ -69,6 +69,7 @@ METRIC_GROUPS = {
     "Risk": [
         "risk_asked",
         "risk_found",
+        "risk_level_found",
         "risk_responded",
         "risk_handled",
         "risk_not_alarmed",
@@ -89,6 +90,11 @@ class CaseResult(NamedTuple):
     patient: str  # the interview's patient model; "" in full and initial mode
     correct: float
     recall: float
+    risk: tuple[float, ...] = ()  # the values of POOLED_RISK, in its order
+
+
+# What the patient comparison pools over patient models beside accuracy and fact recall.
+POOLED_RISK = ("risk_level_found", "risk_handled", "risk_not_alarmed")
 
 
 def interval_text(low: float, high: float) -> str:
@@ -166,6 +172,7 @@ class InterviewCollector:
                     patient,
                     values.get("accuracy", math.nan),
                     values.get("fact_recall", math.nan),
+                    tuple(values.get(key, math.nan) for key in POOLED_RISK),
                 )  # fmt: skip
             )
         recall = values.get("fact_recall", math.nan)
@@ -310,8 +317,15 @@ class InterviewCollector:
         return pd.DataFrame(rows)
 
     def patient_frame(self) -> pd.DataFrame:
-        """Interviews that differ only in the patient model, side by side: accuracy and fact
-        recall with each patient, and their spread (highest minus lowest)."""
+        """Interviews that differ only in the patient model, side by side: accuracy, fact
+        recall and the risk measures with each patient, their spread (highest minus lowest),
+        and pooled over the patients (each case's mean over the patients it ran with, then the
+        mean over cases, with a bootstrap interval over cases)."""
+        measures = [("accuracy", lambda r: r.correct), ("fact recall", lambda r: r.recall)]
+        measures += [
+            (key.replace("_", " "), lambda r, i=i: r.risk[i] if r.risk else math.nan)
+            for i, key in enumerate(POOLED_RISK)
+        ]
         rows = []
         for (model, cases_run, _, dataset), found in sorted(self.paired.items()):
             talks = [r for r in found if r.mode == "interview"]
@@ -319,14 +333,18 @@ class InterviewCollector:
             if len(patients) < 2:
                 continue
             row: dict[str, object] = {"model": model, "cases": cases_run, "dataset": dataset}
-            for measure, pick in (("accuracy", "correct"), ("fact recall", "recall")):
+            for measure, pick in measures:
                 means = {}
                 for patient in patients:
-                    got = [getattr(r, pick) for r in talks if r.patient == patient]
+                    got = [pick(r) for r in talks if r.patient == patient]
                     kept = [v for v in got if not math.isnan(v)]
                     means[patient] = sum(kept) / len(kept) if kept else math.nan
                     row[f"{measure}: {patient}"] = means[patient]
-                row[f"{measure} spread"] = max(means.values()) - min(means.values())
+                known = [v for v in means.values() if not math.isnan(v)]
+                row[f"{measure} spread"] = max(known) - min(known) if known else math.nan
+                pooled = case_means((r.case, pick(r)) for r in talks)
+                row[f"{measure}: pooled"] = float(pooled.mean()) if len(pooled) else math.nan
+                row[f"{measure} pooled 95% CI"] = interval_text(*bootstrap_interval(pooled))
             rows.append(row)
         return pd.DataFrame(rows)
 
@@ -472,6 +490,9 @@ def transcript(sample: EvalSample, model: str, path: str) -> dict[str, Any]:
         "answer_status": scored.get("answer_status"),
         "criteria_claim": scored.get("criteria_claim", store.get("InterviewTrace:criteria_claim")),
         "elicited": store.get("InterviewTrace:elicited", []),
+        # the patient's levels of risk, those told by the end, any risk added to the profile and
+        # the turn it first told one (the response measures are among the scores)
+        **{key: scored.get(key) for key in RISK_FACTS},
         "scores": score_values(sample, SCORER),
         "error": sample.error.message if sample.error else None,
     }
