@@ -81,13 +81,33 @@ def test_vague_answers_in_general_until_asked_how_long_how_often_or_for_an_examp
         assert "S103" in revealed(answer(system, detailed)), detailed
 
 
-def test_guarded_withholds_thoughts_of_death_unless_asked_alone(demo):
+def test_guarded_withholds_until_normalised_or_asked_again(demo):
     system = prompt(demo, "guarded")
-    mixed = answer(system, "Have you been feeling low, or had thoughts of death?")
-    assert WITHHELD in mixed and revealed(mixed) == ["S101"]
-    assert revealed(answer(system, "Have you had thoughts of death or suicide?")) == ["S109"]
+    mixed = "Have you been feeling low, or had thoughts of death?"
+    told = answer(system, mixed)
+    assert WITHHELD in told and revealed(told) == ["S101"]
+    # asked alone the first time, plainly: still withheld
+    alone = "Have you had thoughts of death or suicide?"
+    assert WITHHELD in answer(system, alone) and revealed(answer(system, alone)) == []
+    # asked alone again, after a first ask: told
+    assert revealed(answer(system, alone, earlier=[mixed])) == ["S109"]
+    # normalised in the same turn, in words of several kinds: told at the first ask
+    for normalised in (
+        "Lots of people who've been this down for a while find their mind goes to dark places. "
+        "Have you had thoughts of death?",
+        "I check this with every patient, so please don't read anything into it: any thoughts "
+        "of death or of ending your life?",
+        "There's no judgement here at all. Have you been having thoughts of dying?",
+    ):
+        assert revealed(answer(system, normalised)) == ["S109"], normalised
     # an ordinary symptom in a mixed question is told as usual
     assert sorted(revealed(answer(system, SLEEP_AND_MOOD))) == ["S101", "S103"]
+    # confidentiality alone, or asking permission, is not normalising
+    for plain in (
+        "This stays between the two of us. Any thoughts of death?",
+        "Is it all right if I ask you about thoughts of death?",
+    ):
+        assert revealed(answer(system, plain)) == [], plain
 
 
 def drawn(case_id: str, code: str) -> bool:

@@ -40,6 +40,7 @@ from selfdx.datasets.interview.styles import (
     PLAYED_DOWN,
     WITHHELD,
     is_stigmatised,
+    normalises,
 )
 from selfdx.instruments.question_forms import DETAIL, TRIGGERS
 from selfdx.instruments.question_reader import (
@@ -127,10 +128,13 @@ def withheld(
             return {}
         return {i: GENERAL for i in had if topics[i].subject == "symptom"}
     if style == "guarded":
+        if normalises(question):
+            return {}
+        before = {i for q in earlier for i in asked_about(q, all_topics, opening, [])}
         return {
             i: WITHHELD
             for i in had
-            if len(asked) > 1
+            if (len(asked) > 1 or i not in before)  # told on a second ask about it alone
             and (
                 risk_domain(topics[i]) is not None
                 or is_stigmatised(topics[i].subject, topics[i].name, topics[i].text)

@@ -11,8 +11,9 @@ in its instructions (`prompts/interview/styles/<style>.txt`).
   (`DETAIL`).
 - `guarded`: a risk or stigmatised fact (thoughts of death or suicide, harming others,
   substances, hallucinations or strange beliefs, bingeing or purging, sexual matters:
-  `STIGMATISED`) is withheld ("I'd rather not go into that.") unless the question asks about it
-  alone.
+  `STIGMATISED`) is withheld ("I'd rather not go into that.") until the doctor normalises it
+  (the same turn says that many people have such experiences, that it asks everyone, that there
+  is no judgement: `NORMALISING`), or asks about it again, alone, after a first ask.
 - `over_reporting`: affirms a share (`OVER_REPORT_SHARE`) of the option symptoms it lacks, drawn
   from the case id; these become claims (`CLAIM-<code>`, truth `claimed`): said as its own when
   asked, never revealed, and counted (`false_claims`), so their effect on the answer is visible.
@@ -40,11 +41,44 @@ CLAIM_PREFIX = "CLAIM-"
 PLAYED_DOWN = "Not really, nothing worth mentioning."
 GENERAL = "I just haven't felt like myself lately; it's hard to put into words."
 WITHHELD = "I'd rather not go into that."
+# A doctor's statement that makes a sensitive question easier to answer; measured on doctor
+# turns labelled blind (docs/interview.md, "Patient styles").
+_NORMALISING = (
+    # many people have it
+    r"\b(?:a lot of|lots of|many|most|plenty of|some|loads of|a fair few) (?:other )?(?:people"
+    r"|patients|folks|men|women|of (?:the|my|our) (?:people|patients)|others)\b[^.?!]{0,80}\b"
+    r"(?:have|had|experience|feel|find|go through|get|struggle|notice|tell me|say|report|use"
+    r"|drink|turn to|think|hear|deal with|cope)",
+    # it asks everyone
+    r"\b(?:i|we)(?: \w+){0,2} (?:ask|check|cover|go through|put)\w*(?: \w+){0,3} (?:everyone"
+    r"|everybody|every (?:patient|person|one|client)|all (?:my |of my |our |of our )?(?:patients"
+    r"|clients|people)|each (?:patient|person))",
+    r"routine (?:questions?|part|check)|(?:questions?|things) (?:i|we) ask (?:everyone"
+    r"|everybody|all)",
+    # it is common, understandable
+    r"(?:it's|it is|that's|that is|it can be|this is|these are) (?:really |very |quite |pretty "
+    r"|so |actually |completely |perfectly |incredibly |extremely )?(?:common|normal"
+    r"|understandable|natural|not unusual|not uncommon|more common than)",
+    r"(?:when|if) (?:people|someone|somebody|anyone|folks) (?:are|is|feel|feels|have been|go)\w* "
+    r"(?:under|through|this|so|that|very|really|low|stressed|down|overwhelmed|as)",
+    # no judgement, no shame
+    r"nothing to be (?:ashamed|embarrassed)|no (?:need to (?:feel )?)?(?:shame|judg)|without judg"
+    r"|not (?:here )?to judge|won't judge|no judg|no right or wrong|(?:you're|you are) not alone",
+    r"(?:won't|will not|wouldn't|nothing you (?:say|tell me) (?:will|would)) shock",
+    r"(?:it's|it is) (?:okay|ok|safe|fine|alright|all right) (?:here )?to (?:talk|tell|say|share"
+    r"|be honest|mention)",
+)
+NORMALISING = re.compile("|".join(_NORMALISING), re.IGNORECASE)
 STIGMATISED = re.compile(
     r"halluc|voices|delusion|paranoi|substance|alcohol|drink|drug|cannabis|opioid|stimulant"
     r"|intoxic|withdrawal|craving|purg|vomit|binge|laxative|compensat|sexual|libido",
     re.IGNORECASE,
 )
+
+
+def normalises(question: str) -> bool:
+    """Whether a doctor's turn normalises what it asks (`NORMALISING`)."""
+    return bool(NORMALISING.search(question.replace("’", "'")))
 
 
 def is_stigmatised(kind: str, name: str, topic: str) -> bool:
