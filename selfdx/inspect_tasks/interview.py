@@ -32,7 +32,8 @@ from selfdx.solvers.interview.solver import interview as interview_solver
 # 2: question reader; 3: answer check; 4: revised answers, CONTEXT; 5: question reader (areas,
 # spells, requirement ideas, ask cues); 6: committed answers it missed (issue 36); 7: what the
 # interviewer did with the patient's risk (risk_responded, risk_handled, risk_not_alarmed); 8: risk
-# told only as far as asked (risk_level_found), sampled profiles with added risks at every level
+# told only as far as asked (risk_level_found), sampled profiles with added risks at every level,
+# a guarded patient that tells once normalised or asked again
 TASK_VERSION = "8-A"
 # Each question adds two messages that every later call carries: the work grows with the square
 # of the budget, and a real interview is far shorter.

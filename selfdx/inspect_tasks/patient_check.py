@@ -33,7 +33,9 @@ from selfdx.scorers.patient_check.scorer import patient_check_scorer
 from selfdx.solvers.interview.patient_check import ask_probe
 from selfdx.solvers.interview.solver import DEFAULT_PATIENT
 
-TASK_VERSION = "3-A"  # 2: replies read by meaning, written probes; 3: question reader
+# 2: replies read by meaning, written probes; 3: question reader; 4: risk told as far as asked, a
+# guarded patient that tells once normalised (its probes follow)
+TASK_VERSION = "4-A"
 WORDINGS = ("scripted", "written")
 
 

@@ -67,6 +67,8 @@ ANGER = re.compile(
 # The speaker's label of a relayed reply and the opening's quotation, before a denial's "No".
 LABEL = re.compile(r'^\W*(?:patient:|in their own words:)\s*"?', re.I)
 WEAPON = re.compile(r"\b(?:gun|weapon|knife)\b", re.I)
+# "I can't see a way out of it": a way out of a situation, not of life (the screens' "a way out")
+SITUATION = re.compile(r"\ba way out of\b", re.I)
 HIGH_KINDS = {"method_plan", "intent", "preparation", "attempt", "weapons"}
 
 
@@ -74,7 +76,7 @@ def read_risk(sentence: str) -> tuple[set[str], set[str], bool]:
     """The domains of risk one of the patient's sentences speaks of (none for a denial), those
     it tells of plainly (a screen's subject, a method or a weapon: anger alone is not), and
     whether it reaches a method, a plan, preparations, an attempt or a weapon."""
-    sentence = LABEL.sub("", sentence)
+    sentence = SITUATION.sub("a solution to", LABEL.sub("", sentence))
     if not sentence.strip() or re.match(r"\W*no\b", sentence, re.I):
         return set(), set(), False
     kinds = risk_kinds(second_person(sentence))

@@ -41,34 +41,50 @@ CLAIM_PREFIX = "CLAIM-"
 PLAYED_DOWN = "Not really, nothing worth mentioning."
 GENERAL = "I just haven't felt like myself lately; it's hard to put into words."
 WITHHELD = "I'd rather not go into that."
-# A doctor's statement that makes a sensitive question easier to answer; measured on doctor
-# turns labelled blind (docs/interview.md, "Patient styles").
-_NORMALISING = (
-    # many people have it
-    r"\b(?:a lot of|lots of|many|most|plenty of|some|loads of|a fair few) (?:other )?(?:people"
-    r"|patients|folks|men|women|of (?:the|my|our) (?:people|patients)|others)\b[^.?!]{0,80}\b"
-    r"(?:have|had|experience|feel|find|go through|get|struggle|notice|tell me|say|report|use"
-    r"|drink|turn to|think|hear|deal with|cope)",
+# A doctor's statement that makes a sensitive question easier to answer, anywhere in the turn
+# (`ANYWHERE`) or in a sentence that is not itself a question (`STATED`: "it's very common",
+# "some people ..."); measured on doctor turns labelled blind (docs/interview.md, "Patient
+# styles").
+_ANYWHERE = (
     # it asks everyone
     r"\b(?:i|we)(?: \w+){0,2} (?:ask|check|cover|go through|put)\w*(?: \w+){0,3} (?:everyone"
     r"|everybody|every (?:patient|person|one|client)|all (?:my |of my |our |of our )?(?:patients"
     r"|clients|people)|each (?:patient|person))",
-    r"routine (?:questions?|part|check)|(?:questions?|things) (?:i|we) ask (?:everyone"
-    r"|everybody|all)",
-    # it is common, understandable
-    r"(?:it's|it is|that's|that is|it can be|this is|these are) (?:really |very |quite |pretty "
-    r"|so |actually |completely |perfectly |incredibly |extremely )?(?:common|normal"
-    r"|understandable|natural|not unusual|not uncommon|more common than)",
-    r"(?:when|if) (?:people|someone|somebody|anyone|folks) (?:are|is|feel|feels|have been|go)\w* "
-    r"(?:under|through|this|so|that|very|really|low|stressed|down|overwhelmed|as)",
-    # no judgement, no shame
-    r"nothing to be (?:ashamed|embarrassed)|no (?:need to (?:feel )?)?(?:shame|judg)|without judg"
-    r"|not (?:here )?to judge|won't judge|no judg|no right or wrong|(?:you're|you are) not alone",
-    r"(?:won't|will not|wouldn't|nothing you (?:say|tell me) (?:will|would)) shock",
-    r"(?:it's|it is) (?:okay|ok|safe|fine|alright|all right) (?:here )?to (?:talk|tell|say|share"
-    r"|be honest|mention)",
+    r"routine (?:questions?|part|check)|\broutinely\b|(?:questions?|things) (?:i|we) ask "
+    r"(?:everyone|everybody|all)|nothing personal|(?:not|don't feel) singled out",
+    # no judgement, no shock, no shame, not alone
+    r"nothing to be (?:ashamed|embarrassed)|nothing shameful|no (?:need to (?:feel )?)?(?:shame"
+    r"|judg)|without judg|not (?:here )?to judge|won't judge|no judg|no right or wrong",
+    r"(?:won't|will not|wouldn't|would not|could not|couldn't) (?:\w+ )?(?:shock|surprise|judge"
+    r"|think less)|heard it all|seem strange to me",
+    r"(?:you're|you are|you'd be|you would be|you wouldn't be|you aren't) not (?:alone|unusual"
+    r"|the only|weird|strange|a (?:monster|bad person))|wouldn't be the only|not the only (?:one"
+    r"|person)|doesn't make you (?:a bad|weak|crazy|mad|a monster)|strange if you didn't",
+    r"(?:you'd|you would) be (?:amazed|surprised) how (?:many|often|common)|\bi hear (?:that |this "
+    r"|it )?(?:from|a lot|all the time|often|every week|week in)",
+    r"nothing (?:that )?you (?:could |can |might )?(?:say|tell me)\b[^.?!]{0,60}\b(?:surprise"
+    r"|shock|think less|judge|strange|change how)",
+    r"(?:it's|it is) (?:completely |totally |perfectly |absolutely )?(?:okay|ok|safe|fine|alright"
+    r"|all right) (?:here )?to (?:talk|tell|say|share|be honest|mention)",
 )
-NORMALISING = re.compile("|".join(_NORMALISING), re.IGNORECASE)
+_STATED = (
+    # it is common, understandable, human
+    r"\b(?:common|commoner|understandable|ordinary|natural|human (?:reaction|response|thing)"
+    r"|very human|the norm|not unusual|not uncommon|par for the course|makes sense|normal (?:to|for"
+    r"|reaction|response|part))\b",
+    # many people, some patients, plenty of students, when someone is ...
+    r"\b(?:some|many|most|lots of|a lot of|plenty of|loads of|quite a few|a good number of|a fair"
+    r" few|half (?:of )?the|a number of|so many)(?: \w+){0,2}? (?:people|patients|folks|men|women"
+    r"|students|parents|mums|moms|dads|teenagers|others|athletes|veterans|adults|kids|survivors"
+    r"|of (?:the|my|our) \w+)\b",
+    r"\b(?:people|someone|somebody|folks|patients) (?:who|with|in|under|going|on|that|like you"
+    r"|your age|tell me|often|sometimes|do|find|feel|get)\b",
+    r"\b(?:when|if) (?:people|someone|somebody|anyone|folks|life|things)\b",
+    r"\b(?:men|women|people|patients|someone) (?:of )?your age\b|\beveryone(?:'s)?\b",
+)
+ANYWHERE = re.compile("|".join(_ANYWHERE), re.IGNORECASE)
+STATED = re.compile("|".join(_STATED), re.IGNORECASE)
+SENTENCE_END = re.compile(r"(?<=[.?!;])\s+|\s+-\s+|\s+—\s+")
 STIGMATISED = re.compile(
     r"halluc|voices|delusion|paranoi|substance|alcohol|drink|drug|cannabis|opioid|stimulant"
     r"|intoxic|withdrawal|craving|purg|vomit|binge|laxative|compensat|sexual|libido",
@@ -77,8 +93,15 @@ STIGMATISED = re.compile(
 
 
 def normalises(question: str) -> bool:
-    """Whether a doctor's turn normalises what it asks (`NORMALISING`)."""
-    return bool(NORMALISING.search(question.replace("’", "'")))
+    """Whether a doctor's turn normalises what it asks (`ANYWHERE`, or `STATED` in a sentence
+    that is not a question)."""
+    text = question.replace("’", "'")
+    if ANYWHERE.search(text):
+        return True
+    return any(
+        STATED.search(sentence) for sentence in SENTENCE_END.split(text)
+        if not sentence.rstrip().endswith("?")
+    )  # fmt: skip
 
 
 def is_stigmatised(kind: str, name: str, topic: str) -> bool:
