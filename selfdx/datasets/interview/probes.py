@@ -47,7 +47,7 @@ from selfdx.datasets.interview.facts import Fact, label
 from selfdx.datasets.interview.patient_words import requirement_identity, words_for
 from selfdx.datasets.interview.probe_model import Probe
 from selfdx.datasets.interview.risk import fact_domain
-from selfdx.datasets.interview.styles import CLAIM_PREFIX, fact_is_stigmatised
+from selfdx.datasets.interview.styles import CLAIM_PREFIX, fact_is_stigmatised, normalises
 from selfdx.datasets.interview.written_probes import written_probes
 from selfdx.datasets.mentalkg.entities import MentalKG
 
@@ -149,7 +149,16 @@ def probes_for(kg: MentalKG, case: InterviewCase) -> list[Probe]:
 
 def as_styled(case: InterviewCase, probes: list[Probe]) -> list[Probe]:
     """`probes` with the expectations the case's style changes: a vague patient answers a plain
-    question about a symptom in general terms, revealing nothing."""
+    question about a symptom in general terms, revealing nothing; a guarded one withholds a risk
+    or stigmatised fact asked about once, unless the question normalises it."""
+    if case.patient_style == "guarded":
+        touchy = {f.id for f in case.facts if fact_is_stigmatised(f)}
+        return [
+            p.model_copy(update={"expected": [i for i in p.expected if i not in touchy]})
+            if len(p.questions) == 1 and not normalises(p.questions[0])
+            else p
+            for p in probes
+        ]
     if case.patient_style != "vague":
         return probes
     told = {f.id for f in case.facts if f.kind != "symptom"}
