@@ -190,3 +190,13 @@ def test_sampled_profiles_hold_every_level():
     levels = Counter((d, lv) for c in cases for d, lv in profile_levels(c.facts).items())
     for domain, ladder in LADDERS.items():
         assert all(levels[(domain, lv)] > 0 for lv in ladder), domain
+
+
+def test_the_sample_records_the_levels_and_what_was_added():
+    from selfdx.datasets.interview.cases import case_to_sample
+
+    metadata = case_to_sample(at_level("others", "plan")).metadata
+    assert metadata["risk_levels"] == {"self": "none", "others": "plan"}
+    assert metadata["risk_added"] == {"others": "plan"}
+    published = case_to_sample(DEMO[0]).metadata
+    assert published["risk_added"] == {} or published["risk_added"] == {"self": "passive"}

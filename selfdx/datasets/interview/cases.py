@@ -47,6 +47,7 @@ from selfdx.datasets.interview.patient_words import (
     requirement_words,
 )
 from selfdx.datasets.interview.risk import with_risk
+from selfdx.datasets.interview.risk_levels import fact_level, profile_levels
 from selfdx.datasets.mentalbench.schema import VARIANTS_PER_SEED
 from selfdx.datasets.mentalkg.entities import MentalKG
 from selfdx.errors import SelfdxError
@@ -325,5 +326,8 @@ def case_to_sample(case: InterviewCase, id_suffix: str = "") -> Sample:
             "criteria_met": case.criteria_met,
             "patient_style": case.patient_style,
             "dsm5_flags": case.dsm5_flags,
+            # the profile's levels of risk (self, others), and those added to it (sampled cases)
+            "risk_levels": profile_levels(case.facts),
+            "risk_added": {f.group: fact_level(f) for f in case.facts if f.id.startswith("RISK-")},
         },
     )
