@@ -35,7 +35,7 @@ FOLLOW_UP = {
     "self": (
         "Can I ask a little more about that? Are you having these thoughts now, have you thought "
         "about how you would do it or made a plan, do you think you might act on them, and have "
-        "you saved up any pills or anything else, or tried to end your life before?"
+        "you saved up pills to take, or tried to end your life before?"
     ),
     "others": (
         "Can I ask a little more about that? Have you had thoughts of actually hurting someone, "
