@@ -158,3 +158,36 @@ def test_samples_in_flight_count_at_the_mean_of_the_finished(tmp_path):
 
     assert asyncio.run(starts()) == [True, True, True, True, False]
     assert ledger.stopped == {"e1": 1} and ledger.in_flight == 3
+
+
+@pytest.mark.slow
+def test_a_budget_holds_across_processes(unbudgeted, tmp_path):
+    """Two models in two worker processes share one token budget: each writes what it spent,
+    both stop once together they have spent it, and what they spent passes the budget by at
+    most the samples that were running when it was reached (one a process)."""
+    tokens = [s.model_usage[MODEL].total_tokens for s in unbudgeted.samples]
+    budget = sum(tokens[:4])  # about four samples' worth, for twelve samples in all
+    log_dir = tmp_path / "logs"
+    assert not run_sweep(
+        [MODEL, "selfdx/eager"],
+        str(log_dir),
+        variants=[STRATEGY],
+        grader=JUDGE,
+        limit=CASES,
+        max_samples=1,
+        processes=2,
+        budget=parse_budget(f"{budget}tokens", None, []),
+        display="none",
+    )
+    logs = [read_eval_log(info.name) for info in list_eval_logs(str(log_dir), recursive=True)]
+    # which process reaches the budget first is a race: one may finish its task before that
+    stopped = [log for log in logs if log.status == "error"]
+    assert len(logs) == 2 and stopped
+    assert all("budget of" in log.error.message for log in stopped)
+    finished = sum(len(log.samples) for log in logs)
+    assert 0 < finished < 2 * CASES
+    records = spend_files(log_dir)
+    assert len(records) == 2  # one file a process, in the sweep's own budget/ folder
+    assert sum(r["samples"] for r in records) == finished
+    spent = sum(r["spent"] for r in records)
+    assert budget <= spent <= budget + 2 * max(tokens) * 2  # two in flight, either model
