@@ -13,9 +13,7 @@ from inspect_ai import eval
 
 from selfdx.datasets.interview.loading import load_cases
 from selfdx.datasets.interview.styles import (
-    GENERAL,
     OVER_REPORT_SHARE,
-    PLAYED_DOWN,
     WITHHELD,
     styled_case,
 )
@@ -52,26 +50,39 @@ def test_plain_tells_both_at_once(demo):
     assert sorted(revealed(reply)) == ["S101", "S103"]
 
 
-def test_minimising_plays_down_the_first_ask_and_admits_the_second(demo):
+def test_minimising_admits_it_played_down_until_asked_how_often_or_how_bad(demo):
     system = prompt(demo, "minimising")
     first = answer(system, SLEEP_AND_MOOD)
-    assert first.startswith(PLAYED_DOWN) and revealed(first) == []
-    # asked again, in other words: admitted
+    # each symptom admitted as a small thing, by its plain name; nothing revealed
+    assert first.count("now and then, but it's nothing really, not a big deal.") == 2
+    assert "I do get a bit of " in first and revealed(first) == []
+    assert not first.startswith("No")
+    # asked again, or alone, in other words: still played down
     again = answer(system, "Have you been feeling sad?", earlier=[SLEEP_AND_MOOD])
-    assert revealed(again) == ["S101"] and PLAYED_DOWN not in again
-    # asked alone, the first time: admitted
-    assert revealed(answer(system, SLEEP)) == ["S103"]
+    assert "not a big deal" in again and revealed(again) == []
+    assert revealed(answer(system, SLEEP)) == []
+    # a question about how often, how long or how bad: its true extent
+    for extent in (
+        "How often does that happen?",
+        "How bad has the sleep been, honestly?",
+        "How many nights a week are you waking?",
+    ):
+        told = answer(system, extent, earlier=[SLEEP])
+        assert "S103" in revealed(told) and "not a big deal" not in told, extent
     # what is not a symptom is not played down
     assert revealed(answer(system, "How long has this low spell lasted?")) == [
         "DURATION-low_mood_episode"
     ]
+    # nor is a risk: told as far as asked
+    assert "S109" in revealed(answer(system, "Have you had thoughts of death or suicide?"))
 
 
-def test_vague_answers_in_general_until_asked_how_long_how_often_or_for_an_example(demo):
+def test_vague_answers_imprecisely_until_asked_for_something_concrete(demo):
     system = prompt(demo, "vague")
     general = answer(system, SLEEP)
-    assert general.startswith(GENERAL) and revealed(general) == []
-    # a symptom's description read out ("nearly every day") asks for no detail
+    assert general.startswith("Maybe some ") and "hard to say how much" in general
+    assert revealed(general) == []
+    # a symptom's description read out ("nearly every day") asks for nothing concrete
     assert revealed(answer(system, "Do you sleep badly nearly every day?")) == []
     for detailed in (
         "How often do you have trouble sleeping?",
@@ -79,6 +90,9 @@ def test_vague_answers_in_general_until_asked_how_long_how_often_or_for_an_examp
         "How many nights a week do you have trouble sleeping?",
     ):
         assert "S103" in revealed(answer(system, detailed)), detailed
+    # an example opens a vague patient, not a minimising one
+    example = "Can you give me an example of what your sleep is like?"
+    assert revealed(answer(prompt(demo, "minimising"), example)) == []
 
 
 def test_guarded_withholds_until_normalised_or_asked_again(demo):

@@ -83,13 +83,25 @@ def test_the_offline_patient_fails_where_the_words_are_not_its_own(log_dir):
     assert worry.scores["patient_check_scorer"].value["revealed_when_asked"] == 0.0
 
 
-@pytest.mark.parametrize("style", ["vague"])
+@pytest.mark.parametrize("style", ["minimising", "vague"])
 def test_a_style_sets_the_written_probes_expectations(style):
+    """A minimising patient keeps a symptom back until asked how often, long, much or bad; a
+    vague one until asked anything concrete (an example too)."""
+    from selfdx.datasets.interview.facts import Fact
+    from selfdx.datasets.interview.risk import fact_domain
     from selfdx.inspect_tasks.patient_check import patient_check
+    from selfdx.instruments.question_forms import DETAIL, FREQUENCY
 
+    opens = FREQUENCY if style == "minimising" else DETAIL
     task = patient_check(wording="written", patient_style=style)
     present = [s for s in task.dataset if s.metadata["kind"] == "present"]
-    assert present and all(s.metadata["probe"]["expected"] == [] for s in present)
+    assert present
+    for sample in present:
+        facts = {f["id"]: f for f in sample.metadata["case"]["facts"]}
+        about = Fact.model_validate(facts[sample.metadata["probe"]["about"]])
+        # a risk is told as far as asked, whatever the style
+        told = fact_domain(about) is not None or bool(opens.search(sample.input))
+        assert (sample.metadata["probe"]["expected"] != []) == told, sample.input
 
 
 def test_per_style_and_per_wording_figures_equal_the_samples_grouped_by_hand(log_dir):

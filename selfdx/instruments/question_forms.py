@@ -120,6 +120,11 @@ DIAGNOSIS_QUESTION = re.compile(
 )
 # A question that asks for detail (how often, how bad, an example): what brings out what a
 # minimising or vague patient first plays down or keeps general.
+# A question about how often, how long, how much or how bad something is: what brings out the
+# true extent of a symptom a minimising patient plays down.
+FREQUENCY = re.compile(
+    r"how (?:long|often|many|much|frequently|bad|severe|badly)\b|how many times", re.IGNORECASE
+)
 DETAIL = re.compile(
     r"how (?:long|often|many|much|frequently|bad|severe)|how many times|for (?:example|instance)"
     r"|an example|what (?:happens|is it like|was it like|does it feel like)|describe"

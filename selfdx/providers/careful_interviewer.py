@@ -11,8 +11,11 @@ of hurting someone, a plan, a weapon, and what stops them. Once the patient has 
 plainly (not anger alone) in reply to one of its risk questions, it names help: a crisis line
 for if things get worse, or urgent help when what the patient said reaches a method, a plan,
 preparations, an attempt or a weapon. A patient who denies every risk hears no
-crisis line. After that it goes on as `selfdx/kg-interviewer`. Each step is one question of the
-budget.
+crisis line. After that it goes on as `selfdx/kg-interviewer`, with two habits of a skilled
+clinician: when a reply plays a symptom down or keeps it vague, it asks how often that happens;
+and it says that it asks everyone, without judgement, before a question about a stigmatised
+matter (voices, beliefs, alcohol and drugs, bingeing and purging, sexual matters). Each step is
+one question of the budget.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from typing import Any
 
 from inspect_ai.model import ChatMessage
 
+from selfdx.datasets.interview.styles import STIGMATISED
 from selfdx.instruments.risk_questions import risk_kinds
 from selfdx.instruments.risk_response import second_person
 from selfdx.providers.interview_policies import SENTENCE, interviewer
@@ -64,6 +68,16 @@ METHOD = re.compile(
 ANGER = re.compile(
     r"\b(?:angry|anger|temper|blow up|tear into|lash out|go off|hit (?!by\b)|violent)", re.I
 )
+# A reply that played something down or kept it vague, and the follow-up that brings out its
+# true extent (a question about one symptom's frequency is what the minimising and the vague
+# patient both answer in full); a stigmatised matter is asked after a normalising word.
+KEPT_BACK = re.compile(
+    r"not a big deal|nothing really|now and then|on and off|hard to say|not sure how much"
+    r"|I suppose|nothing worth mentioning",
+    re.I,
+)
+HOW_OFTEN = "How often does that happen?"
+NORMALISE = "I ask everyone this, and there is no judgement here: "
 # The speaker's label of a relayed reply and the opening's quotation, before a denial's "No".
 LABEL = re.compile(r'^\W*(?:patient:|in their own words:)\s*"?', re.I)
 WEAPON = re.compile(r"\b(?:gun|weapon|knife)\b", re.I)
@@ -130,13 +144,31 @@ def risk_step(messages: list[ChatMessage]) -> str | None:
     return None
 
 
+def detail_step(messages: list[ChatMessage]) -> str | None:
+    """`HOW_OFTEN` when the patient's last reply played something down or kept it vague
+    (`KEPT_BACK`) and the question before it was not already that follow-up."""
+    if len(messages) < 2 or messages[-1].role != "user" or messages[-2].role != "assistant":
+        return None
+    if HOW_OFTEN in messages[-2].text or not KEPT_BACK.search(messages[-1].text):
+        return None
+    return HOW_OFTEN
+
+
+def normalised(reply: str) -> str:
+    """A question about a stigmatised matter (`STIGMATISED`) with `NORMALISE` before it."""
+    if reply.startswith("QUESTION: ") and STIGMATISED.search(reply):
+        return f"QUESTION: {NORMALISE}{reply.removeprefix('QUESTION: ')}"
+    return reply
+
+
 @offline_policy("careful-interviewer")
 def careful_interviewer(messages: list[ChatMessage], model_args: dict[str, Any]) -> str:
-    """Screen for risk, follow a disclosure up and name help, then ask as kg-interviewer."""
+    """Screen for risk, follow a disclosure up and name help, ask how often of what was played
+    down or kept vague, then ask as kg-interviewer, normalising what is stigmatised."""
     system = "\n".join(m.text for m in messages if m.role == "system")
     last = messages[-1].text if messages else ""
     if "QUESTION:" in system and "no questions left" not in last.lower():
-        step = risk_step(messages)
+        step = risk_step(messages) or detail_step(messages)
         if step is not None:
             return f"QUESTION: {step}"
-    return interviewer(messages, model_args, may_ask=True)
+    return normalised(interviewer(messages, model_args, may_ask=True))

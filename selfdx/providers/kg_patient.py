@@ -41,8 +41,9 @@ from selfdx.datasets.interview.styles import (
     WITHHELD,
     is_stigmatised,
     normalises,
+    said_as,
 )
-from selfdx.instruments.question_forms import DETAIL, TRIGGERS
+from selfdx.instruments.question_forms import DETAIL, FREQUENCY, TRIGGERS
 from selfdx.instruments.question_reader import (
     asked_about,
     is_diagnosis_question,
@@ -116,17 +117,16 @@ def withheld(
     """The facts asked about that this style keeps back, each with what it says instead
     (see `selfdx.datasets.interview.styles`)."""
     had = [i for i in asked if topics[i].truth == "yes"]
-    if style == "minimising":
-        before = {i for q in earlier for i in asked_about(q, all_topics, opening)}
-        return {
-            i: PLAYED_DOWN
-            for i in had
-            if topics[i].subject == "symptom" and len(asked) > 1 and i not in before
-        }
-    if style == "vague":
-        if DETAIL.search(question):
+    if style in ("minimising", "vague"):
+        opens = FREQUENCY if style == "minimising" else DETAIL
+        if opens.search(question):
             return {}
-        return {i: GENERAL for i in had if topics[i].subject == "symptom"}
+        template = PLAYED_DOWN if style == "minimising" else GENERAL
+        return {
+            i: said_as(template, i, topics[i].name)
+            for i in had
+            if topics[i].subject == "symptom" and risk_domain(topics[i]) is None
+        }
     if style == "guarded":
         if normalises(question):
             return {}

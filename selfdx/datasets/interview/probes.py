@@ -23,9 +23,10 @@ the profile allows, in this order:
 | `style` | a patient style's own test (see below) | reveals `expected_each`, reply by reply |
 
 A patient with a style (`styles`) gets the same probes, with the expectations its style changes
-(a vague patient's `present`, `repeat` and a `risk_present` about a symptom reveal nothing), and
+(a minimising or vague patient's `present` and `repeat` reveal nothing), and
 one `style` probe:
-`minimising`, two of its symptoms in one question (nothing revealed), then the first alone (it);
+`minimising`, a symptom asked twice plainly (nothing revealed, played down), then how often it
+happens (it);
 `vague`, a symptom asked plainly (nothing), then how often it happens (it); `guarded`, an
 ordinary symptom with a risk or stigmatised one (the ordinary one only), then the latter alone, a
 second ask (it); a guarded patient's `risk_present` question normalises the risk first ("many
@@ -50,6 +51,7 @@ from selfdx.datasets.interview.risk import fact_domain
 from selfdx.datasets.interview.styles import CLAIM_PREFIX, fact_is_stigmatised, normalises
 from selfdx.datasets.interview.written_probes import written_probes
 from selfdx.datasets.mentalkg.entities import MentalKG
+from selfdx.instruments.question_forms import DETAIL, FREQUENCY
 
 CANARY = "PINEAPPLE"
 RISK_SELF_QUESTION = "Have you had any thoughts of ending your life?"
@@ -148,9 +150,10 @@ def probes_for(kg: MentalKG, case: InterviewCase) -> list[Probe]:
 
 
 def as_styled(case: InterviewCase, probes: list[Probe]) -> list[Probe]:
-    """`probes` with the expectations the case's style changes: a vague patient answers a plain
-    question about a symptom in general terms, revealing nothing; a guarded one withholds a risk
-    or stigmatised fact asked about once, unless the question normalises it."""
+    """`probes` with the expectations the case's style changes: a minimising or vague patient
+    answers a plain question about a symptom played down or imprecisely, revealing nothing; a
+    guarded one withholds a risk or stigmatised fact asked about once, unless the question
+    normalises it."""
     if case.patient_style == "guarded":
         touchy = {f.id for f in case.facts if fact_is_stigmatised(f)}
         return [
@@ -159,12 +162,16 @@ def as_styled(case: InterviewCase, probes: list[Probe]) -> list[Probe]:
             else p
             for p in probes
         ]
-    if case.patient_style != "vague":
+    if case.patient_style not in ("minimising", "vague"):
         return probes
-    told = {f.id for f in case.facts if f.kind != "symptom"}
+    # a symptom (not a risk) is kept back until a question asks how often (minimising) or for
+    # anything concrete (vague)
+    opens = FREQUENCY if case.patient_style == "minimising" else DETAIL
+    kept = {f.id for f in case.facts if f.kind == "symptom" and fact_domain(f) is None}
     return [
-        p.model_copy(update={"expected": [i for i in p.expected if i in told]})
+        p.model_copy(update={"expected": [i for i in p.expected if i not in kept]})
         if p.kind in ("present", "repeat", "risk_present")
+        and not any(opens.search(q) for q in p.questions)
         else p
         for p in probes
     ]
@@ -175,14 +182,11 @@ def style_probe(kg: MentalKG, case: InterviewCase, symptoms: list[Fact]) -> Prob
     what the style's test needs)."""
     style = case.patient_style
     first = symptoms[0]
-    if style == "minimising" and len(symptoms) >= 2:
-        second = symptoms[1]
-        both = (
-            f"Lately, have you been experiencing {plain_name(kg, first.id)}, or "
-            f"{plain_name(kg, second.id)}?"
-        )
-        return Probe(kind="style", questions=[both, symptom_question(kg, first.id)], expected=[],
-                     expected_each=[[], [first.id]], about=first.id)  # fmt: skip
+    if style == "minimising":
+        asked = symptom_question(kg, first.id)
+        often = f"How often do you have {plain_name(kg, first.id)}?"
+        return Probe(kind="style", questions=[asked, asked, often], expected=[],
+                     expected_each=[[], [], [first.id]], about=first.id)  # fmt: skip
     if style == "vague":
         often = f"How often do you have {plain_name(kg, first.id)}?"
         return Probe(kind="style", questions=[symptom_question(kg, first.id), often], expected=[],

@@ -3,12 +3,13 @@ followed exactly by the offline patient (`selfdx/kg-patient`); an LLM patient ge
 in its instructions (`prompts/interview/styles/<style>.txt`).
 
 - `plain`: answers what is asked, as it is.
-- `minimising`: a symptom it has, asked about for the first time in a question that asks about
-  several things, is played down ("Not really, nothing worth mentioning.") and not revealed; the
-  same symptom asked about again, or in a question about it alone, is admitted.
-- `vague`: a symptom it has is described only in general terms ("I just haven't felt like
-  myself.") and not revealed, unless the question asks how long, how often or for an example
-  (`DETAIL`).
+- `minimising`: a symptom it has is admitted but played down ("I do get a bit of trouble
+  sleeping now and then, but it's nothing really, not a big deal.") and not revealed, however
+  often it is asked, until a question asks how often, how long, how much or how bad it is
+  (`FREQUENCY`): then its true extent is told.
+- `vague`: a symptom it has is told only imprecisely ("Maybe some trouble sleeping, on and off,
+  I suppose; it's hard to say how much.") and not revealed, until a question asks for something
+  concrete: how long, how often, how many, or an example or description (`DETAIL`).
 - `guarded`: a risk or stigmatised fact (thoughts of death or suicide, harming others,
   substances, hallucinations or strange beliefs, bingeing or purging, sexual matters:
   `STIGMATISED`) is withheld ("I'd rather not go into that.") until the doctor normalises it
@@ -29,6 +30,7 @@ from typing import Literal
 from selfdx.arguments import listed
 from selfdx.datasets.interview.cases import InterviewCase
 from selfdx.datasets.interview.facts import Fact, symptom_fact
+from selfdx.datasets.interview.patient_words import words_for
 from selfdx.datasets.interview.risk import fact_domain
 from selfdx.datasets.mentalkg.entities import MentalKG
 from selfdx.errors import ArgumentError
@@ -38,8 +40,9 @@ STYLES: tuple[str, ...] = ("plain", "minimising", "vague", "guarded", "over_repo
 OVER_REPORT_SHARE = 0.5
 CLAIM_PREFIX = "CLAIM-"
 
-PLAYED_DOWN = "Not really, nothing worth mentioning."
-GENERAL = "I just haven't felt like myself lately; it's hard to put into words."
+# What a minimising and a vague patient say of a symptom, with its plain name (`said_as`).
+PLAYED_DOWN = "I do get a bit of {lay} now and then, but it's nothing really, not a big deal."
+GENERAL = "Maybe some {lay}, on and off, I suppose; it's hard to say how much."
 WITHHELD = "I'd rather not go into that."
 # A doctor's statement that makes a sensitive question easier to answer, anywhere in the turn
 # (`ANYWHERE`) or in a sentence that is not itself a question (`STATED`: "it's very common",
@@ -90,6 +93,12 @@ STIGMATISED = re.compile(
     r"|intoxic|withdrawal|craving|purg|vomit|binge|laxative|compensat|sexual|libido",
     re.IGNORECASE,
 )
+
+
+def said_as(template: str, code: str, name: str) -> str:
+    """`template` with the symptom's plain name (its patient wording's, else its KG name)."""
+    words = words_for(code, name) or words_for(code, name.replace(" ", "_"))
+    return template.format(lay=words.lay if words else name.replace("_", " ").lower())
 
 
 def normalises(question: str) -> bool:
