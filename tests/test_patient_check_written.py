@@ -89,8 +89,8 @@ def test_a_style_sets_the_written_probes_expectations(style):
     vague one until asked anything concrete (an example too)."""
     from selfdx.datasets.interview.facts import Fact
     from selfdx.datasets.interview.risk import fact_domain
+    from selfdx.datasets.interview.styles import DETAIL, FREQUENCY
     from selfdx.inspect_tasks.patient_check import patient_check
-    from selfdx.instruments.question_forms import DETAIL, FREQUENCY
 
     opens = FREQUENCY if style == "minimising" else DETAIL
     task = patient_check(wording="written", patient_style=style)

@@ -2,8 +2,9 @@
 how long (`TRIGGERS["duration"]`), how life is affected (`"impairment"`, with the parts of life
 in `LIFE_AREA`), what happened (`"stressor"`); an open invitation (`OPEN_QUESTION`); the
 patient's words quoted back (`QUOTED`); a question about the diagnosis itself
-(`DIAGNOSIS_QUESTION`) or about someone else's illness (`OTHERS`); a question that asks for
-detail (`DETAIL`).
+(`DIAGNOSIS_QUESTION`) or about someone else's illness (`OTHERS`). What opens a minimising or
+vague patient (`FREQUENCY`, `DETAIL`) is part of the styles' definition
+(`selfdx.datasets.interview.styles`).
 """
 
 from __future__ import annotations
@@ -120,15 +121,3 @@ DIAGNOSIS_QUESTION = re.compile(
 )
 # A question that asks for detail (how often, how bad, an example): what brings out what a
 # minimising or vague patient first plays down or keeps general.
-# A question about how often, how long, how much or how bad something is: what brings out the
-# true extent of a symptom a minimising patient plays down.
-FREQUENCY = re.compile(
-    r"how (?:long|often|many|much|frequently|bad|severe|badly)\b|how many times", re.IGNORECASE
-)
-DETAIL = re.compile(
-    r"how (?:long|often|many|much|frequently|bad|severe)|how many times|for (?:example|instance)"
-    r"|an example|what (?:happens|is it like|was it like|does it feel like)|describe"
-    r"|walk me through"
-    r"|tell me (?:more )?about (?:a|the last|one) time|when did|since when",
-    re.IGNORECASE,
-)

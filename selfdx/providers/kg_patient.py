@@ -36,6 +36,8 @@ from inspect_ai.model import ChatMessage
 from selfdx.datasets.interview.facts import UNSURE
 from selfdx.datasets.interview.risk_levels import told_statement
 from selfdx.datasets.interview.styles import (
+    DETAIL,
+    FREQUENCY,
     GENERAL,
     PLAYED_DOWN,
     WITHHELD,
@@ -43,7 +45,7 @@ from selfdx.datasets.interview.styles import (
     normalises,
     said_as,
 )
-from selfdx.instruments.question_forms import DETAIL, FREQUENCY, TRIGGERS
+from selfdx.instruments.question_forms import TRIGGERS
 from selfdx.instruments.question_reader import (
     asked_about,
     is_diagnosis_question,

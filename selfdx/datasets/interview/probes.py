@@ -48,10 +48,15 @@ from selfdx.datasets.interview.facts import Fact, label
 from selfdx.datasets.interview.patient_words import requirement_identity, words_for
 from selfdx.datasets.interview.probe_model import Probe
 from selfdx.datasets.interview.risk import fact_domain
-from selfdx.datasets.interview.styles import CLAIM_PREFIX, fact_is_stigmatised, normalises
+from selfdx.datasets.interview.styles import (
+    CLAIM_PREFIX,
+    DETAIL,
+    FREQUENCY,
+    fact_is_stigmatised,
+    normalises,
+)
 from selfdx.datasets.interview.written_probes import written_probes
 from selfdx.datasets.mentalkg.entities import MentalKG
-from selfdx.instruments.question_forms import DETAIL, FREQUENCY
 
 CANARY = "PINEAPPLE"
 RISK_SELF_QUESTION = "Have you had any thoughts of ending your life?"

@@ -40,6 +40,18 @@ STYLES: tuple[str, ...] = ("plain", "minimising", "vague", "guarded", "over_repo
 OVER_REPORT_SHARE = 0.5
 CLAIM_PREFIX = "CLAIM-"
 
+# What opens a kept-back symptom: a question about how often, how long, how much or how bad it
+# is (a minimising patient), or for anything concrete, an example too (a vague patient).
+FREQUENCY = re.compile(
+    r"how (?:long|often|many|much|frequently|bad|severe|badly)\b|how many times", re.IGNORECASE
+)
+DETAIL = re.compile(
+    r"how (?:long|often|many|much|frequently|bad|severe)|how many times|for (?:example|instance)"
+    r"|an example|what (?:happens|is it like|was it like|does it feel like)|describe"
+    r"|walk me through"
+    r"|tell me (?:more )?about (?:a|the last|one) time|when did|since when",
+    re.IGNORECASE,
+)
 # What a minimising and a vague patient say of a symptom, with its plain name (`said_as`).
 PLAYED_DOWN = "I do get a bit of {lay} now and then, but it's nothing really, not a big deal."
 GENERAL = "Maybe some {lay}, on and off, I suppose; it's hard to say how much."
