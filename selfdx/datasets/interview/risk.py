@@ -110,20 +110,17 @@ def added_levels(case_id: str, source: str, have: set[str]) -> dict[RiskDomain, 
     for a seeded share of published and demo profiles without a risk to self; for sampled
     ones, a risk to self at any level of the ladder for that share, and a risk to others at
     any level for a seeded share of those without one (`OTHERS_SHARE`)."""
+
+    def drawn(domain: RiskDomain) -> str:  # a level of the domain's ladder, evenly
+        ladder = list(ADDED[domain])
+        return ladder[int(_share(f"level:{domain}", case_id) * len(ladder))]
+
+    sampled = source == "sampled"
     added: dict[RiskDomain, str] = {}
     if "self" not in have and draws_added_risk(case_id):
-        ladder = list(ADDED["self"])
-        sampled = source == "sampled"
-        added["self"] = (
-            ladder[int(_share("level:self", case_id) * len(ladder))] if sampled else ("passive")
-        )
-    if (
-        source == "sampled"
-        and "others" not in have
-        and _share("risk:others", case_id) < (OTHERS_SHARE)
-    ):
-        ladder = list(ADDED["others"])
-        added["others"] = ladder[int(_share("level:others", case_id) * len(ladder))]
+        added["self"] = drawn("self") if sampled else "passive"
+    if sampled and "others" not in have and _share("risk:others", case_id) < OTHERS_SHARE:
+        added["others"] = drawn("others")
     return added
 
 
