@@ -12,7 +12,8 @@ output the guide promises, and is checked.
 
 Three things differ from a reader's run, all to keep the suite offline and short:
 - `inspect eval` and `eval-set` on the published data (an argument naming `MentalBench`) get
-  `--limit 5` unless the command sets a limit (the full runs take minutes to hours);
+  `--limit 5` unless the command sets a limit of at most 100 (the full runs, and the figures
+  run with a larger limit, take minutes to hours);
 - `/path/to/MentalBench/resources` and `/path/to/resources`, a guide's placeholder for your
   clone, become the linked folder; `logs/run.eval`, a guide's name for "a log of yours", is the
   newest Safe-Psych log of the folder;
@@ -44,6 +45,7 @@ ASSIGNMENT = re.compile(r"^[A-Z_][A-Z0-9_]*=\S+$")
 API_MODEL = re.compile(r"(?<![\w-])(openai|anthropic|google|vllm|mistral|together|grok)/[\w.-]+")
 NUMBER_COMMENT = re.compile(r"^\d+$")
 PUBLISHED_LIMIT = 5
+LIMIT_CAP = 100  # a command's own --limit above this is lowered to PUBLISHED_LIMIT
 README_SECTIONS = (
     "Safe-Psych",
     "MentalBench",
@@ -56,11 +58,26 @@ README_SECTIONS = (
 )
 STEP_TIMEOUT = 300  # seconds for one statement; the longest here takes about 40
 SHIM = """#!/usr/bin/env bash
-# `inspect eval` / `eval-set` on the published data runs --limit {limit} in the docs test
+# `inspect eval` / `eval-set` on the published data runs --limit {limit} in the docs test, unless
+# the command sets a limit of at most {cap} (a larger one, a full figure's run, is lowered)
 if [ "$1" = eval ] || [ "$1" = eval-set ]; then
   case " $* " in
-    *" --limit "*|*" --limit="*) ;;
-    *MentalBench*) set -- "$@" --limit {limit} ;;
+    *MentalBench*)
+      args=() limited=0 next=0
+      for arg in "$@"; do
+        if [ "$next" = 1 ]; then
+          next=0
+          [ "$arg" -gt {cap} ] 2>/dev/null && arg={limit}
+        elif [ "$arg" = --limit ]; then
+          next=1 limited=1
+        elif [ "${{arg#--limit=}}" != "$arg" ]; then
+          limited=1
+          [ "${{arg#--limit=}}" -gt {cap} ] 2>/dev/null && arg=--limit={limit}
+        fi
+        args+=("$arg")
+      done
+      [ "$limited" = 1 ] || args+=(--limit {limit})
+      set -- "${{args[@]}}" ;;
   esac
 fi
 exec "{real}" "$@"
@@ -180,7 +197,7 @@ def workspace(tmp_path_factory) -> dict[str, object]:
     shims.mkdir()
     real = shutil.which("inspect", path=str(Path(sys.executable).parent)) or "inspect"
     shim = shims / "inspect"
-    shim.write_text(SHIM.format(limit=PUBLISHED_LIMIT, real=real), encoding="utf-8")
+    shim.write_text(SHIM.format(limit=PUBLISHED_LIMIT, cap=LIMIT_CAP, real=real), encoding="utf-8")
     shim.chmod(0o755)
     data = SHARED / "mentalbench"
     if data.is_dir():
