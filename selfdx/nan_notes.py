@@ -44,6 +44,7 @@ WHAT_IT_COUNTS = {
         "accuracy_with_risk": "cases whose profile has a risk fact",
         "accuracy_without_risk": "cases whose profile has no risk fact",
         "false_claims": "cases with an over_reporting patient",
+        "claims_checked": "cases whose over_reporting patient was asked about a claim",
     },
     "patient_check": {
         "style_followed": "probes of a patient style other than plain",

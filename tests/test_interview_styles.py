@@ -148,6 +148,31 @@ def test_over_reporting_claims_the_drawn_share_of_what_it_lacks(demo):
     assert not reply.startswith("No") and revealed(reply) == []  # affirmed, never revealed
 
 
+def test_an_over_reporting_claim_fails_on_specifics(demo):
+    kg, cases = demo
+    styled = styled_case(kg, cases[CASE_ID], "over_reporting")
+    system = patient_prompt(styled)
+    code = next(f.id[6:] for f in styled.absent if f.truth == "claimed")
+    asked = f"Have you had any {kg.symptoms[code].name.replace('_', ' ').lower()}?"
+    first = answer(system, asked)
+    for pressed in (
+        "Could you describe the last time that happened?",
+        "How often does it come over you?",
+        "Give me an example, if you can.",
+    ):
+        reply = answer(system, pressed, earlier=[asked])
+        # it keeps the claim but backs it with nothing; the claim's own words are not said again
+        assert "I'm sure that's me too, but I can't think of an actual example" in reply, pressed
+        assert revealed(reply) == [] and first.split("\n")[0] not in reply, pressed
+    # a symptom it has, pressed in the same words, is told in full
+    told = answer(system, "Could you describe the last time that happened?", earlier=[SLEEP])
+    assert "S103" in revealed(told) and "actual example" not in told
+    # only the over-reporting patient has nothing to give: a plain one names no claim
+    plain = answer(prompt(demo, "plain"), "Could you describe the last time that happened?",
+                   earlier=[asked])  # fmt: skip
+    assert "actual example" not in plain
+
+
 def test_a_misspelled_style_names_the_nearest():
     with pytest.raises(ArgumentError, match="patient_style: 'minimizing' is not one of .*"
                        r"\(did you mean minimising\?\)"):  # fmt: skip

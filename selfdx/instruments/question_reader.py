@@ -325,8 +325,8 @@ def followed_up(question: str, before: str, by_subject: dict[str, list[Topic]]) 
     symptoms = [t for t in by_subject.get("symptom", []) if t.id in earlier]
     if not symptoms:
         return set()
-    # "that" points to what the patient told: the symptoms it has, where it has any
-    symptoms = [t for t in symptoms if t.truth == "yes"] or symptoms
+    # "that" points to what the patient told: the symptoms it has or claims, where it has any
+    symptoms = [t for t in symptoms if t.truth in ("yes", "claimed")] or symptoms
     for kind in ("duration", "impairment"):
         if TRIGGERS[kind].search(question) and by_subject.get(kind):
             groups = {t.episode for t in symptoms if t.episode}

@@ -12,10 +12,13 @@ plainly (not anger alone) in reply to one of its risk questions, it names help: 
 for if things get worse, or urgent help when what the patient said reaches a method, a plan,
 preparations, an attempt or a weapon. A patient who denies every risk hears no
 crisis line. After that it goes on as `selfdx/kg-interviewer`, with two habits of a skilled
-clinician: when a reply plays a symptom down or keeps it vague, it asks how often that happens;
-and it says that it asks everyone, without judgement, before a question about a stigmatised
-matter (voices, beliefs, alcohol and drugs, bingeing and purging, sexual matters). Each step is
-one question of the budget.
+clinician: when a reply plays a symptom down or keeps it vague, or affirms symptoms from a list
+it was read that would change the diagnosis it leans to, it asks how often that happens and for
+a recent example, and it sets aside a
+symptom affirmed that the patient could then give nothing concrete about (`doubted`); and it
+says that it asks everyone, without judgement, before a question about a stigmatised matter
+(voices, beliefs, alcohol and drugs, bingeing and purging, sexual matters). Each step is one
+question of the budget.
 """
 
 from __future__ import annotations
@@ -26,9 +29,19 @@ from typing import Any
 from inspect_ai.model import ChatMessage
 
 from selfdx.datasets.interview.styles import STIGMATISED
+from selfdx.datasets.mentalkg.entities import MentalKG
 from selfdx.instruments.risk_questions import risk_kinds
 from selfdx.instruments.risk_response import second_person
-from selfdx.providers.interview_policies import SENTENCE, interviewer
+from selfdx.providers.interview_policies import (
+    SENTENCE,
+    candidates_of,
+    evidence,
+    graph_of_run,
+    heard_facts,
+    interviewer,
+    leader,
+    patient_text,
+)
 from selfdx.providers.registry import offline_policy
 
 SCREEN = (
@@ -68,15 +81,24 @@ METHOD = re.compile(
 ANGER = re.compile(
     r"\b(?:angry|anger|temper|blow up|tear into|lash out|go off|hit (?!by\b)|violent)", re.I
 )
-# A reply that played something down or kept it vague, and the follow-up that brings out its
-# true extent (a question about one symptom's frequency is what the minimising and the vague
-# patient both answer in full); a stigmatised matter is asked after a normalising word.
+# A reply that played something down or kept it vague, or affirmed symptoms from a list, and
+# the follow-up that brings out their true extent and tests them (a question about frequency
+# and an example is what the minimising and the vague patient answer in full, and what an
+# over-reporting patient cannot back); a stigmatised matter is asked after a normalising word.
 KEPT_BACK = re.compile(
     r"not a big deal|nothing really|now and then|on and off|hard to say|not sure how much"
     r"|I suppose|nothing worth mentioning",
     re.I,
 )
-HOW_OFTEN = "How often does that happen?"
+SPECIFICS = "How often does that happen, and can you give me a recent example?"
+LIST_QUESTION = "Have you noticed any of the following?"
+# A sentence that backs nothing: no example, no frequency (the offline patient's `UNBACKED`)
+UNSPECIFIC = re.compile(
+    r"can't think of (?:an actual|an|any) example|can't (?:really )?say how often"
+    r"|no (?:actual |real )?example comes to mind",
+    re.I,
+)
+DENIAL = re.compile(r"^\W*(?:patient:\s*)?(?:no\b|none\b|\()", re.I)
 NORMALISE = "I ask everyone this, and there is no judgement here: "
 # The speaker's label of a relayed reply and the opening's quotation, before a denial's "No".
 LABEL = re.compile(r'^\W*(?:patient:|in their own words:)\s*"?', re.I)
@@ -144,14 +166,43 @@ def risk_step(messages: list[ChatMessage]) -> str | None:
     return None
 
 
-def detail_step(messages: list[ChatMessage]) -> str | None:
-    """`HOW_OFTEN` when the patient's last reply played something down or kept it vague
-    (`KEPT_BACK`) and the question before it was not already that follow-up."""
+def affirms(reply: str) -> bool:
+    """Whether a relayed reply says yes to something (a sentence that is not a denial)."""
+    return any(s.strip() and not DENIAL.match(s) for s in SENTENCE.split(reply.strip()))
+
+
+def detail_step(kg: MentalKG, messages: list[ChatMessage], candidates: list[str]) -> str | None:
+    """`SPECIFICS` when the patient's last reply played something down or kept it vague
+    (`KEPT_BACK`), or affirmed symptoms from a list that changed the diagnosis the interviewer
+    leans to, and the question before it was not already that follow-up."""
     if len(messages) < 2 or messages[-1].role != "user" or messages[-2].role != "assistant":
         return None
-    if HOW_OFTEN in messages[-2].text or not KEPT_BACK.search(messages[-1].text):
+    asked, reply = messages[-2].text, messages[-1].text
+    if SPECIFICS in asked:
         return None
-    return HOW_OFTEN
+    if KEPT_BACK.search(reply):
+        return SPECIFICS
+    if LIST_QUESTION in asked and affirms(reply):
+        before = leader(kg, candidates, heard_facts(kg, messages[:-1], candidates, doubted))
+        after = leader(kg, candidates, heard_facts(kg, messages, candidates, doubted))
+        if before != after:
+            return SPECIFICS
+    return None
+
+
+def doubted(kg: MentalKG, messages: list[ChatMessage], candidates: list[str]) -> set[str]:
+    """Symptoms a reply affirmed that the reply to `SPECIFICS` after it did not back: told
+    again, with what was concrete, or not at all (its `UNSPECIFIC` sentences are not read)."""
+    found: set[str] = set()
+    for before, asked, after in zip(messages, messages[1:], messages[2:], strict=False):
+        if asked.role != "assistant" or SPECIFICS not in asked.text or after.role != "user":
+            continue
+        said = patient_text([before])
+        backed = [s for s in patient_text([after]) if not UNSPECIFIC.search(s)]
+        first = {f.id for f in evidence(kg, said, candidates) if f.kind == "symptom"}
+        again = {f.id for f in evidence(kg, backed, candidates) if f.kind == "symptom"}
+        found |= first - again
+    return found
 
 
 def normalised(reply: str) -> str:
@@ -168,7 +219,9 @@ def careful_interviewer(messages: list[ChatMessage], model_args: dict[str, Any])
     system = "\n".join(m.text for m in messages if m.role == "system")
     last = messages[-1].text if messages else ""
     if "QUESTION:" in system and "no questions left" not in last.lower():
-        step = risk_step(messages) or detail_step(messages)
+        kg = graph_of_run(model_args)
+        candidates, _ = candidates_of(kg, messages)
+        step = risk_step(messages) or detail_step(kg, messages, candidates)
         if step is not None:
             return f"QUESTION: {step}"
-    return normalised(interviewer(messages, model_args, may_ask=True))
+    return normalised(interviewer(messages, model_args, may_ask=True, doubt=doubted))

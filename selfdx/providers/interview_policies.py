@@ -28,6 +28,7 @@ asked everything the leader needs (or saw the whole profile), "cannot tell" when
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -289,30 +290,62 @@ def final(kg: MentalKG, code: str, letters: dict[str, str], claim: str) -> str:
     return f"DIAGNOSIS: {shown}\nCRITERIA MET: {claim}"
 
 
-def interviewer(messages: list[ChatMessage], model_args: dict[str, Any], may_ask: bool) -> str:
+Doubt = Callable[[MentalKG, list[ChatMessage], list[str]], set[str]]
+
+
+def heard_facts(
+    kg: MentalKG, messages: list[ChatMessage], candidates: list[str], doubt: Doubt | None = None
+) -> list[Fact]:
+    """The facts the conversation established, less those `doubt` sets aside."""
+    facts = evidence(kg, patient_text(messages), candidates, affirmed_requirements(messages))
+    if doubt is None:
+        return facts
+    set_aside = doubt(kg, messages, candidates)
+    return [f for f in facts if f.id not in set_aside]
+
+
+def ranked(kg: MentalKG, candidates: list[str], facts: list[Fact]) -> list[str]:
+    """Candidates by how far their required groups are filled (ties in option order)."""
+    return sorted(candidates, key=lambda c: (-coverage(kg, c, facts), candidates.index(c)))
+
+
+def leader(kg: MentalKG, candidates: list[str], facts: list[Fact]) -> str:
+    """The candidate the interviewer would name now: the first ranked whose criteria are met,
+    else the first ranked."""
+    order = ranked(kg, candidates, facts)
+    return next((c for c in order if criteria_check(kg, c, facts)[0]), order[0])
+
+
+def interviewer(
+    messages: list[ChatMessage],
+    model_args: dict[str, Any],
+    may_ask: bool,
+    doubt: Doubt | None = None,
+) -> str:
     """Answer "yes" once the rule check passes on what was heard; else ask what the leading
     candidates lack; else answer the leader with "no" when everything it needs was asked (or
-    the whole profile was shown) and "cannot tell" when it was not."""
+    the whole profile was shown) and "cannot tell" when it was not. `doubt` names symptoms
+    heard that the interviewer sets aside (the careful interviewer's test of a claim)."""
     kg = graph_of_run(model_args)
     candidates, letters = candidates_of(kg, messages)
-    facts = evidence(kg, patient_text(messages), candidates, affirmed_requirements(messages))
-    ranked = sorted(candidates, key=lambda c: (-coverage(kg, c, facts), candidates.index(c)))
+    facts = heard_facts(kg, messages, candidates, doubt)
+    order = ranked(kg, candidates, facts)
     system = "\n".join(m.text for m in messages if m.role == "system")
     last = messages[-1].text if messages else ""
     allowed = may_ask and "QUESTION:" in system and "no questions left" not in last.lower()
     asked = " ".join(m.text for m in messages if m.role == "assistant")
-    for code in ranked:
+    for code in order:
         if criteria_check(kg, code, facts)[0]:
             rule_out = rule_out_questions(kg, code, candidates, facts, asked) if allowed else []
             return f"QUESTION: {rule_out[0]}" if rule_out else final(kg, code, letters, "yes")
     if allowed:
-        for code in ranked:
+        for code in order:
             for question in topics(kg, code, facts, asked):
                 if question not in asked:
                     return f"QUESTION: {question}"
-    left = [q for q in topics(kg, ranked[0], facts, asked) if q not in asked]
+    left = [q for q in topics(kg, order[0], facts, asked) if q not in asked]
     settled = "complete assessment" in system or not left
-    return final(kg, ranked[0], letters, "no" if settled else "cannot tell")
+    return final(kg, order[0], letters, "no" if settled else "cannot tell")
 
 
 @offline_policy("kg-interviewer")

@@ -22,7 +22,7 @@ The last line lists the ids revealed (`REVEALED: S024, DURATION` or `REVEALED: n
 question always gets the same answer, but for a minimising patient, whose answer depends on what
 was asked before. A patient style named in the prompt (`(style: vague)`) is followed exactly as
 `selfdx.datasets.interview.styles` defines it; a claimed symptom is said when asked, never
-revealed.
+revealed, and backed by nothing concrete when a question asks for specifics (`UNBACKED`).
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from inspect_ai.model import ChatMessage
 from selfdx.datasets.interview.facts import UNSURE
 from selfdx.datasets.interview.risk_levels import told_statement
 from selfdx.datasets.interview.styles import (
+    CLAIM_PREFIX,
     DETAIL,
     FREQUENCY,
     GENERAL,
@@ -44,6 +45,7 @@ from selfdx.datasets.interview.styles import (
     is_stigmatised,
     normalises,
     said_as,
+    unbacked,
 )
 from selfdx.instruments.question_forms import TRIGGERS
 from selfdx.instruments.question_reader import (
@@ -76,6 +78,7 @@ def answer(system: str, question: str, earlier: Sequence[str] = ()) -> str:
     topics = [topic for topic, _ in items]
     says = {topic.id: say for topic, say in items}
     truth = {topic.id: topic.truth for topic in topics}
+    names = {topic.id: topic.name for topic in topics}
     came = COMPLAINT.search(system)
     opening = came.group(1) if came else None
     asked = told_about(question, asked_about(question, topics, opening, earlier), topics)
@@ -87,7 +90,14 @@ def answer(system: str, question: str, earlier: Sequence[str] = ()) -> str:
         domain = risk_domain(topic)
         if domain is not None and topic.id in asked and topic.id != opening:
             says[topic.id] = told_statement(says[topic.id], reach[domain], domain)
-    told = [says[i] for i in asked if truth[i] in ("yes", "implied", "claimed") and i not in held]
+    pressed = [i for i in asked if truth[i] == "claimed"] if DETAIL.search(question) else []
+    told = [
+        says[i]
+        for i in asked
+        if truth[i] in ("yes", "implied", "claimed") and i not in held and i not in pressed
+    ]
+    if pressed:  # a claim pressed for specifics has none to give
+        told.append(unbacked([(i.removeprefix(CLAIM_PREFIX), names[i]) for i in pressed]))
     told += list(dict.fromkeys(held.values()))
     denied = [i for i in asked if truth[i] == "no"]
     if len([i for i in denied if i.startswith("NO-S")]) >= 3:

@@ -18,6 +18,9 @@ in its instructions (`prompts/interview/styles/<style>.txt`).
 - `over_reporting`: affirms a share (`OVER_REPORT_SHARE`) of the option symptoms it lacks, drawn
   from the case id; these become claims (`CLAIM-<code>`, truth `claimed`): said as its own when
   asked, never revealed, and counted (`false_claims`), so their effect on the answer is visible.
+  A claim fails on specifics: asked for something concrete about it (how often, how long, an
+  example: `DETAIL`), the patient still says it has it but gives nothing concrete (`UNBACKED`),
+  so that an interviewer who asks can tell a claim from a symptom (`claims_checked`).
 """
 
 from __future__ import annotations
@@ -56,6 +59,12 @@ DETAIL = re.compile(
 PLAYED_DOWN = "I do get a bit of {lay} now and then, but it's nothing really, not a big deal."
 GENERAL = "Maybe some {lay}, on and off, I suppose; it's hard to say how much."
 WITHHELD = "I'd rather not go into that."
+# What an over-reporting patient says of a claim it is pressed on (`DETAIL`): no example, no
+# frequency, though it keeps the claim.
+UNBACKED = (
+    "As for {lay}: I'm sure that's me too, but I can't think of an actual example, or say "
+    "how often."
+)
 # A doctor's statement that makes a sensitive question easier to answer, anywhere in the turn
 # (`ANYWHERE`) or in a sentence that is not itself a question (`STATED`: "it's very common",
 # "some people ..."); measured on doctor turns labelled blind (docs/interview.md, "Patient
@@ -107,10 +116,23 @@ STIGMATISED = re.compile(
 )
 
 
-def said_as(template: str, code: str, name: str) -> str:
-    """`template` with the symptom's plain name (its patient wording's, else its KG name)."""
+def lay_name(code: str, name: str) -> str:
+    """The symptom's plain name: its patient wording's, else its KG name."""
     words = words_for(code, name) or words_for(code, name.replace(" ", "_"))
-    return template.format(lay=words.lay if words else name.replace("_", " ").lower())
+    return words.lay if words else name.replace("_", " ").lower()
+
+
+def said_as(template: str, code: str, name: str) -> str:
+    """`template` with the symptom's plain name (`lay_name`)."""
+    return template.format(lay=lay_name(code, name))
+
+
+def unbacked(claims: list[tuple[str, str]]) -> str:
+    """What an over-reporting patient says of the claims (code, name) it is pressed on: one
+    `UNBACKED` sentence naming them all."""
+    names = [lay_name(code, name) for code, name in claims]
+    joined = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    return UNBACKED.format(lay=joined)
 
 
 def normalises(question: str) -> bool:

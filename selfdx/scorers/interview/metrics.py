@@ -40,6 +40,7 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("accuracy_with_risk", "accuracy on the cases whose profile has a risk fact"),
     ("accuracy_without_risk", "accuracy on the cases whose profile has none"),
     ("false_claims", "lacked symptoms an over-reporting patient claimed, asked about (count)"),
+    ("claims_checked", "of those claims, the share the interviewer asked specifics about"),
     ("excluded", "case excluded (the patient failed)"),
 )
 SCORE_KEYS: tuple[str, ...] = tuple(key for key, _ in KEYS)

@@ -48,6 +48,7 @@ def score_values(
     leaks = float(sum(p.leaks for p in patients))
     volunteered = float(sum(len(p.volunteered) for p in patients))
     claimed = {i for p in patients for i in p.claimed}
+    pressed = {i for p in patients for i in p.pressed}
     if trace.excluded_reason:
         values = dict.fromkeys(SCORE_KEYS, NAN)
         values.update(excluded=1.0, patient_leaks=leaks, patient_volunteered=volunteered)
@@ -106,6 +107,7 @@ def score_values(
         "accuracy_with_risk": correct if risks else NAN,
         "accuracy_without_risk": NAN if risks else correct,
         "false_claims": float(len(claimed)) if case.patient_style == "over_reporting" else NAN,
+        "claims_checked": len(pressed & claimed) / len(claimed) if claimed else NAN,
         "excluded": 0.0,
     }
 

@@ -22,7 +22,7 @@ from inspect_ai.model import (
 )
 
 from selfdx.datasets.interview.cases import InterviewCase
-from selfdx.datasets.interview.styles import CLAIM_PREFIX
+from selfdx.datasets.interview.styles import CLAIM_PREFIX, DETAIL
 from selfdx.instruments.patient_reply import (
     allowed_names,
     resolve_ids,
@@ -65,6 +65,7 @@ class PatientChat:
         asked_ids = told_about(question, asked_ids, self.topics)
         self.questions.append(question)
         about = [i for i in asked_ids if i in self.facts]
+        claimed = [i for i in asked_ids if i.startswith(CLAIM_PREFIX)]
         messages = [*self.messages, asked]
         for attempt in range(1, PATIENT_ATTEMPTS + 1):
             output = await self.model.generate(messages, config=GenerateConfig(max_tokens=400))
@@ -82,7 +83,8 @@ class PatientChat:
                 revealed=revealed,
                 asked=about,
                 volunteered=[i for i in revealed if i not in about],
-                claimed=[i for i in asked_ids if i.startswith(CLAIM_PREFIX)],
+                claimed=claimed,
+                pressed=claimed if DETAIL.search(question) else [],
                 unknown_ids=unknown,
                 diagnosis_names=names,
                 leaks=len(names) + len(unknown),

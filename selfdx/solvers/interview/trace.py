@@ -30,6 +30,8 @@ class PatientReply(BaseModel):
     volunteered: list[str] = Field(default_factory=list)  # revealed without being asked
     # symptoms it lacks that an over-reporting patient claims, asked about here
     claimed: list[str] = Field(default_factory=list)
+    # of those, the ones the question asked for specifics about (how often, an example: DETAIL)
+    pressed: list[str] = Field(default_factory=list)
     unknown_ids: list[str] = Field(default_factory=list)  # ids reported that are not facts
     diagnosis_names: list[str] = Field(default_factory=list)  # diagnosis names it said
     leaks: int = 0  # leak events in this reply (names said + unknown ids)
