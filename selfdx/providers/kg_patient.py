@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from inspect_ai.model import ChatMessage
@@ -43,6 +44,7 @@ from selfdx.datasets.interview.styles import (
     PLAYED_DOWN,
     WITHHELD,
     is_stigmatised,
+    matters_in,
     normalises,
     said_as,
     unbacked,
@@ -74,6 +76,19 @@ DIAGNOSIS = "I don't know what it is called. That is why I came to see you."
 def answer(system: str, question: str, earlier: Sequence[str] = ()) -> str:
     """The reply to `question` from the fact lines of the patient prompt `system`, in the
     style the prompt names (`earlier`: the doctor's questions before this one)."""
+    text, revealed = reply(system, question, tuple(earlier))
+    return text + "\nREVEALED: " + (", ".join(revealed) if revealed else "none")
+
+
+def told_before(system: str, earlier: tuple[str, ...]) -> set[str]:
+    """The ids the patient revealed in its replies to the `earlier` questions."""
+    return {i for k, q in enumerate(earlier) for i in reply(system, q, earlier[:k])[1]}
+
+
+@lru_cache(maxsize=4096)
+def reply(system: str, question: str, earlier: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
+    """The words of the reply to `question` and the ids it reveals (cached: a guarded patient
+    reads what it told before from its earlier replies)."""
     items = read_fact_lines(system)
     topics = [topic for topic, _ in items]
     says = {topic.id: say for topic, say in items}
@@ -85,6 +100,8 @@ def answer(system: str, question: str, earlier: Sequence[str] = ()) -> str:
     style_line = STYLE.search(system)
     style = style_line.group(1) if style_line else "plain"
     held = withheld(style, asked, {t.id: t for t in topics}, question, earlier, topics, opening)
+    if style == "guarded" and not normalises(question):
+        held |= leaking(asked, topics, says, earlier, system)
     reach = question_reach(question, earlier)
     for topic in topics:  # a risk told only as far up its ladder as the question reaches
         domain = risk_domain(topic)
@@ -113,8 +130,8 @@ def answer(system: str, question: str, earlier: Sequence[str] = ()) -> str:
         else:
             kinds = [kind for kind, pattern in TRIGGERS.items() if pattern.search(question)]
             parts = [NOT_SURE[kinds[0]] if kinds else NOTHING]
-    revealed = [i for i in asked if truth[i] == "yes" and i not in held]
-    return " ".join(parts) + "\nREVEALED: " + (", ".join(revealed) if revealed else "none")
+    revealed = tuple(i for i in asked if truth[i] == "yes" and i not in held)
+    return " ".join(parts), revealed
 
 
 def withheld(
@@ -153,6 +170,41 @@ def withheld(
             )
         }
     return {}
+
+
+def leaking(
+    asked: list[str],
+    topics: list[Topic],
+    says: dict[str, str],
+    earlier: tuple[str, ...],
+    system: str,
+) -> dict[str, str]:
+    """The facts asked about whose words speak of a stigmatised matter (`matters_in`) that a
+    guarded patient has and has not told yet: kept back until the matter itself is told (or the
+    question normalises it)."""
+    by_id = {t.id: t for t in topics}
+    hidden = {
+        matter
+        for t in topics
+        if t.subject == "symptom" and t.truth == "yes"
+        for matter in matters_in(f"{t.name} {t.text}")
+    }
+    if not hidden:
+        return {}
+    hidden -= {
+        matter
+        for i in told_before(system, earlier)
+        if by_id[i].subject == "symptom"
+        for matter in matters_in(f"{by_id[i].name} {by_id[i].text}")
+    }
+    return {
+        i: WITHHELD
+        for i in asked
+        if by_id[i].subject != "symptom"
+        and by_id[i].truth in ("yes", "implied")
+        and risk_domain(by_id[i]) is None
+        and matters_in(says[i]) & hidden
+    }
 
 
 @offline_policy("kg-patient")

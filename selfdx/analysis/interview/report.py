@@ -76,7 +76,7 @@ METRIC_GROUPS = {
         "accuracy_with_risk",
         "accuracy_without_risk",
     ],
-    "Patient": ["patient_leaks", "patient_volunteered", "excluded"],
+    "Patient": ["patient_leaks", "patient_volunteered", "patient_contradictions", "excluded"],
 }
 TYPE_LABELS = {"1": "Type 1", "2": "Type 2", "3": "Type 3", "4a": "Type 4a", "4b": "Type 4b"}
 

@@ -14,7 +14,10 @@ in its instructions (`prompts/interview/styles/<style>.txt`).
   substances, hallucinations or strange beliefs, bingeing or purging, sexual matters:
   `STIGMATISED`) is withheld ("I'd rather not go into that.") until the doctor normalises it
   (the same turn says that many people have such experiences, that it asks everyone, that there
-  is no judgement: `NORMALISING`), or asks about it again, alone, after a first ask.
+  is no judgement: `NORMALISING`), or asks about it again, alone, after a first ask. A fact
+  whose words speak of such a matter (how long the strange experiences have lasted, that they
+  came with the low spells: `MATTERS`) is kept back while the matter itself is untold, so that
+  nothing withheld leaks out through another answer.
 - `over_reporting`: affirms a share (`OVER_REPORT_SHARE`) of the option symptoms it lacks, drawn
   from the case id; these become claims (`CLAIM-<code>`, truth `claimed`): said as its own when
   asked, never revealed, and counted (`false_claims`), so their effect on the answer is visible.
@@ -120,6 +123,31 @@ def lay_name(code: str, name: str) -> str:
     """The symptom's plain name: its patient wording's, else its KG name."""
     words = words_for(code, name) or words_for(code, name.replace(" ", "_"))
     return words.lay if words else name.replace("_", " ").lower()
+
+
+# The stigmatised matters, each as the graph names its symptoms and as the patient speaks of it
+# (a duration, impairment or requirement sentence that mentions one leaks it).
+MATTERS = {
+    "psychosis": re.compile(
+        r"halluc|voices|delusion|paranoi|psychotic|strange (?:experiences|beliefs)"
+        r"|unusual beliefs|hear(?:ing)? things|seeing things",
+        re.IGNORECASE,
+    ),
+    "substance": re.compile(
+        r"substance|alcohol|\bdrink|\bdrugs?\b|cannabis|opioid|stimulant|intoxic|craving",
+        re.IGNORECASE,
+    ),
+    "eating": re.compile(
+        r"purg|vomit|\bbinge|\bbinged|laxative|compensat|made up for it|sick on purpose",
+        re.IGNORECASE,
+    ),
+    "sexual": re.compile(r"sexual|libido", re.IGNORECASE),
+}
+
+
+def matters_in(text: str) -> set[str]:
+    """The stigmatised matters (`MATTERS`) a text speaks of."""
+    return {matter for matter, pattern in MATTERS.items() if pattern.search(text)}
 
 
 def said_as(template: str, code: str, name: str) -> str:

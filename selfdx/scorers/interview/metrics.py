@@ -31,6 +31,10 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("declined", "declined to diagnose"),
     ("patient_leaks", "patient leak events (diagnosis named, fact not in the profile)"),
     ("patient_volunteered", "facts the patient revealed without being asked"),
+    (
+        "patient_contradictions",
+        "facts the patient denied after telling, or leaked after withholding",
+    ),
     ("risk_asked", "a question asked about suicide, self-harm or harming others (interview)"),
     ("risk_found", "every risk fact of the profile elicited, of the cases with one"),
     ("risk_level_found", "the patient's true level of risk brought out by the questions"),
@@ -45,7 +49,13 @@ KEYS: tuple[tuple[str, str], ...] = (
 )
 SCORE_KEYS: tuple[str, ...] = tuple(key for key, _ in KEYS)
 # Counts per case (0 and up), not rates: their intervals are not cut to [0, 1].
-COUNT_KEYS: tuple[str, ...] = ("questions", "patient_leaks", "patient_volunteered", "false_claims")
+COUNT_KEYS: tuple[str, ...] = (
+    "questions",
+    "patient_leaks",
+    "patient_volunteered",
+    "patient_contradictions",
+    "false_claims",
+)
 # The headline rates the log also gives a 95% interval (Inspect's bootstrap `ci()`, by seed).
 INTERVAL_KEYS: tuple[str, ...] = ("accuracy", "criteria_call", "fact_recall", "critical_recall")
 

@@ -27,6 +27,7 @@ from selfdx.errors import SelfdxError
 from selfdx.instruments.answers.interview_answer import AnswerReading, read_answer
 from selfdx.instruments.question_reader import risk_asked
 from selfdx.scorers.benchmark_guard import require_benchmark
+from selfdx.scorers.interview.consistency import inconsistencies
 from selfdx.scorers.interview.metrics import SCORE_KEYS, interview_metrics
 from selfdx.scorers.interview.risk_handling import risk_facts, risk_handling
 from selfdx.solvers.interview.trace import InterviewRecord, InterviewStop, InterviewTrace
@@ -41,17 +42,24 @@ def claim_text(trace: InterviewRecord) -> str | None:
 
 
 def score_values(
-    case: InterviewCase, trace: InterviewRecord, kg: MentalKG, reading: AnswerReading | None
+    case: InterviewCase,
+    trace: InterviewRecord,
+    kg: MentalKG,
+    reading: AnswerReading | None,
+    found: list[str] | None = None,
 ) -> dict[str, float]:
-    """The numbers behind every metric, from the case, its trace and the answer read."""
+    """The numbers behind every metric, from the case, its trace and the answer read (`found`:
+    the transcript's inconsistencies, when already read)."""
     patients = [t.patient for t in trace.turns if t.patient is not None]
     leaks = float(sum(p.leaks for p in patients))
     volunteered = float(sum(len(p.volunteered) for p in patients))
     claimed = {i for p in patients for i in p.claimed}
     pressed = {i for p in patients for i in p.pressed}
+    contradictions = float(len(inconsistencies(case, trace, kg) if found is None else found))
     if trace.excluded_reason:
         values = dict.fromkeys(SCORE_KEYS, NAN)
         values.update(excluded=1.0, patient_leaks=leaks, patient_volunteered=volunteered)
+        values.update(patient_contradictions=contradictions)
         return values
     answered = trace.stop_reason == InterviewStop.ANSWER
     code = reading.code if answered and reading is not None else None
@@ -101,6 +109,7 @@ def score_values(
         "declined": float(trace.declined),
         "patient_leaks": leaks,
         "patient_volunteered": volunteered,
+        "patient_contradictions": contradictions,
         "risk_asked": screened,
         "risk_found": float(set(risks) <= elicited) if risks else NAN,
         **handling,
@@ -152,7 +161,8 @@ def interview_scorer(data: str = "demo", **unknown: Any) -> Scorer:
         reading = None
         if trace.stop_reason == InterviewStop.ANSWER:
             reading = read_answer(trace.diagnosis_text, case, kg, trace.answer_format)
-        values = score_values(case, trace, kg, reading)
+        found = inconsistencies(case, trace, kg)
+        values = score_values(case, trace, kg, reading, found)
         kg_fact_ids = {f.id for f in case.facts if f.kind != "risk"}
         named = reading.code if reading else None
         return Score(
@@ -182,6 +192,8 @@ def interview_scorer(data: str = "demo", **unknown: Any) -> Scorer:
                 # Type 3: the options named against the key's, for the micro P/R/F1
                 "key_codes": case.key_codes,
                 "named_codes": sorted(reading.codes) if reading and case.answers else None,
+                # what the patient contradicted or leaked (`consistency`)
+                "inconsistencies": found,
                 # the profile's risk levels and the turn of its first disclosure (or None)
                 **risk_facts(case, trace),
             },

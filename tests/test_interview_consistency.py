@@ -1,0 +1,99 @@
+"""The consistency check (`selfdx.scorers.interview.consistency`): a patient that denies what it
+told, or tells what presupposes a matter it withheld, is counted (`patient_contradictions`); the
+offline patient of every style is not."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import SHARED
+
+from selfdx.datasets.interview.loading import load_cases
+from selfdx.datasets.interview.styles import STYLES, styled_case
+from selfdx.instruments.patient_reply import split_revealed
+from selfdx.providers.kg_patient import answer
+from selfdx.scorers.interview.consistency import inconsistencies
+from selfdx.solvers.interview.prompts import patient_prompt
+from selfdx.solvers.interview.trace import InterviewRecord, InterviewTurn, PatientReply
+
+RESOURCES = SHARED / "mentalbench" / "resources"
+needs_data = pytest.mark.skipif(not RESOURCES.is_dir(), reason=f"no MentalBench at {RESOURCES}")
+# a depressive episode with delusions and hallucinations (S019, S020)
+PSYCHOTIC_DEPRESSION = "t1-D015_l001"
+BELIEFS_AND_PERCEPTIONS = (
+    "Have you noticed any of the following? Fixed beliefs that do not change easily, even in "
+    "the face of contradictory evidence; Perception-like experiences that occur without an "
+    "external stimulus and are as vivid and clear as normal perception."
+)
+TOGETHER = "Is this true for you: psychotic_symptoms and depressive_episode occur concurrently?"
+
+
+def record(case, replies: list[tuple[str, str]]) -> InterviewRecord:
+    """A trace of `(question, reply with its REVEALED line)` pairs."""
+    turns = []
+    for number, (question, raw) in enumerate(replies, start=1):
+        text, ids, _ = split_revealed(raw)
+        patient = PatientReply(model="m", raw=raw, shown=text, revealed=ids)
+        asking = f"QUESTION: {question}"
+        turns.append(InterviewTurn(index=number, interviewer=asking, action="question",
+                                   question=question, patient=patient))  # fmt: skip
+    return InterviewRecord(case_id=case.id, turns=turns, questions=len(turns))
+
+
+def offline(case, kg, style: str, questions: list[str]) -> InterviewRecord:
+    system = patient_prompt(styled_case(kg, case, style))
+    return record(case, [(q, answer(system, q, questions[:k])) for k, q in enumerate(questions)])
+
+
+@pytest.fixture(scope="module")
+def demo():
+    kg, cases = load_cases("demo", ["1", "2"])
+    return kg, next(c for c in cases if c.id == "demo-t1-D013_l001")
+
+
+def test_a_fact_denied_after_it_was_told_is_counted(demo):
+    kg, case = demo
+    told = record(case, [
+        ("Have you been waking up in the night?", "Yes, I wake at 4 every night.\nREVEALED: S103"),
+        ("Any trouble with your sleep at all?", "No, I sleep fine.\nREVEALED: none"),
+    ])  # fmt: skip
+    assert inconsistencies(case, told, kg) == ["turn 2: denied S103, revealed in turn 1"]
+    # a denial of something it never told, or a question about several things, is no contradiction
+    fine = record(case, [
+        ("Have you been waking up in the night?", "Yes, I wake at 4 every night.\nREVEALED: S103"),
+        ("Have you been feeling low, or waking at night?", "Not really.\nREVEALED: none"),
+    ])  # fmt: skip
+    assert inconsistencies(case, fine, kg) == []
+    # the offline patient, asked the same, stays consistent
+    questions = ["Have you been waking up in the night?", "Any trouble with your sleep at all?"]
+    for style in STYLES:
+        assert inconsistencies(case, offline(case, kg, style, questions), kg) == [], style
+
+
+@needs_data
+def test_a_guarded_patient_leaks_nothing_it_withheld():
+    kg, cases = load_cases(str(RESOURCES), ["1"])
+    case = next(c for c in cases if c.id == PSYCHOTIC_DEPRESSION)
+    # a patient that keeps its voices back, then says yes to what presupposes them: a leak
+    leaky = record(case, [
+        (BELIEFS_AND_PERCEPTIONS, "I'd rather not go into that.\nREVEALED: none"),
+        (TOGETHER, "Yes, the strange experiences came with the low spells.\nREVEALED: none"),
+    ])  # fmt: skip
+    found = inconsistencies(case, leaky, kg)
+    assert len(found) == 1 and "presupposes psychotic_symptoms" in found[0]
+    # the offline guarded patient keeps the presupposing fact back too, however often it is
+    # asked, until the matter itself is told (asked again alone: S020's hallucinations)
+    alone = "Have you been hearing or seeing things that other people can't?"
+    asked = [BELIEFS_AND_PERCEPTIONS, TOGETHER, TOGETHER, alone, TOGETHER]
+    guarded = offline(case, kg, "guarded", asked)
+    shown = [t.patient.shown for t in guarded.turns]
+    assert shown[0] == shown[1] == shown[2] == "I'd rather not go into that."
+    assert "S020" in guarded.turns[3].patient.revealed and shown[4].startswith("Yes")
+    assert inconsistencies(case, guarded, kg) == []
+    # once the matter is told (normalised), what presupposes it is told at once
+    normalised = "I ask everyone this, and there is no judgement here: " + BELIEFS_AND_PERCEPTIONS
+    told = offline(case, kg, "guarded", [normalised, TOGETHER])
+    assert told.turns[1].patient.shown.startswith("Yes")
+    assert inconsistencies(case, told, kg) == []
+    # a plain patient tells both, in any order
+    assert inconsistencies(case, offline(case, kg, "plain", [TOGETHER, BELIEFS_AND_PERCEPTIONS]),
+                           kg) == []  # fmt: skip
