@@ -363,3 +363,98 @@ def test_asd_alone_is_acute_stress_disorder_only_beside_a_word_of_trauma(demo):
     _, cases = load_cases("demo", ["3"])
     pair = cases[0]
     assert read_answer("MDD and ASD", pair, names, "free_text").codes == frozenset()
+
+
+# Issue 36, the fifth probe round: an option kept in the differential is no second diagnosis
+# (Type 3) and no committed answer (one option); "was considered" is weighed and set aside.
+@pytest.fixture(scope="module")
+def demo_type3():
+    kg, cases = load_cases("demo", ["3"])
+    return kg, next(c for c in cases if c.id == "demo-t3-D013-D014_h001")  # key C and D
+
+
+@pytest.mark.parametrize(
+    ("answer", "answer_format", "status"),
+    [
+        ("Major depressive disorder; differential: persistent depressive disorder", "free_text",
+         "hedged"),
+        ("Major depressive disorder; consider persistent depressive disorder", "free_text",
+         "hedged"),
+        ("C, with D as a differential", "letters", "hedged"),
+        ("C and D; A is a differential", "letters", "hedged"),
+        ("Primary: C. Secondary: D.", "letters", "named"),
+        ("C-D", "letters", "named"),
+        ("Major depressive disorder and persistent depressive disorder", "free_text", "named"),
+    ],
+)  # fmt: skip
+def test_a_differential_is_not_a_second_diagnosis(demo_type3, answer, answer_format, status):
+    kg, case = demo_type3
+    reading = read_answer(answer, case, kg, answer_format)
+    assert reading.status == status, reading.reason
+    if status == "named":
+        assert reading.codes == frozenset(case.answers)
+
+
+@pytest.mark.parametrize(
+    ("answer", "answer_format", "named"),
+    [
+        ("Primary: {key}. Differential: {other}.", "letters", False),
+        ("{key} (consider {other})", "letters", False),
+        ("{key} (low confidence)", "letters", False),
+        ("A-{key}", "letters", False),  # a range of options is several
+        ("Generalized anxiety disorder. (Note: MDD was considered.)", "free_text", True),
+        ("Generalized anxiety disorder (initially considered PTSD)", "free_text", True),
+        ("Generalized anxiety disorder; consider PTSD", "free_text", False),
+        ("Generalized anxiety disorder (low confidence)", "free_text", False),
+    ],
+)
+def test_an_answer_held_open_is_not_credited_and_one_weighed_is(demo, answer, answer_format, named):
+    kg, case = demo
+    key = letter_of(case, case.gold)
+    text = answer.format(key=key, other="A" if key != "A" else "B")
+    reading = read_answer(text, case, kg, answer_format)
+    assert (reading.status == "named" and reading.code == case.gold) is named, reading.reason
+
+
+@pytest.mark.parametrize(
+    ("reply", "diagnosis"),
+    [
+        ("DIAGNOSIS: D\nEdit: A\nCRITERIA MET: yes", "D; Edit: A"),
+        ("DIAGNOSIS: D\nCorrection: A\nCRITERIA MET: yes", "D; Correction: A"),
+        ("DIAGNOSIS: D\nWait - A fits better.\nCRITERIA MET: yes", "D; Wait - A fits better."),
+        ("DIAGNOSIS: D\nCRITERIA MET: yes\n\nUpdate: on second thought, A.",
+         "D; Update: on second thought, A."),
+        ("## Diagnosis\nB\n\n## Criteria met\nYes", "B"),
+        ("DIAGNOSIS: B\nCRITERIA MET: yes\nThe wait for treatment has been long.", "B"),
+    ],
+)  # fmt: skip
+def test_a_revision_after_the_answer_is_seen_and_a_heading_is_read(demo, reply, diagnosis):
+    from selfdx.instruments.answers.interviewer_reply import parse_reply
+
+    parsed = parse_reply(reply)
+    assert parsed.diagnosis == diagnosis
+    kg, case = demo
+    if ";" in diagnosis:  # an answer taken back is never credited
+        reading = read_answer(parsed.diagnosis, case, kg, "letters")
+        assert reading.status == "hedged", reading.reason
+
+
+@pytest.mark.parametrize(
+    ("said", "claim"),
+    [
+        ("The criteria are met.", "yes"), ("Criteria met", "yes"), ("All criteria are met", "yes"),
+        ("Fully met", "yes"), ("DSM-5 criteria met", "yes"), ("Definitely yes", "yes"),
+        ("No doubt", "yes"), ("Criteria not met", "no"), ("Not all criteria are met", "no"),
+        ("The criteria are not met.", "no"), ("Only partially met", "no"), ("partially", "no"),
+        ("Nope", "no"), ("Not quite", "no"), ("Definitely not", "no"),
+        ("Mostly yes", "cannot tell"), ("Likely yes", "cannot tell"),
+        ("Yes, almost", "cannot tell"), ("Yes, mostly", "cannot tell"),
+        ("yes (provisionally)", "cannot tell"), ("yes if duration >6 months", "cannot tell"),
+        ("The criteria are met, except for the duration", "cannot tell"),
+        ("yes", "yes"), ("No.", "no"),
+    ],
+)  # fmt: skip
+def test_a_criteria_statement_in_words_is_read(said, claim):
+    from selfdx.instruments.answers.interviewer_reply import parse_reply
+
+    assert parse_reply(f"DIAGNOSIS: A\nCRITERIA MET: {said}").criteria == claim

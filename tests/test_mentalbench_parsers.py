@@ -343,3 +343,57 @@ def test_get_parser_names_the_choices():
     assert get_parser("reference") is parse_reference
     with pytest.raises(ValueError, match="parser: expected one of strict, reference, got 'loose'"):
         get_parser("loose")
+
+
+# Issue 36, the fifth probe round: layouts read as the wrong option (the finding's wording first,
+# then others written for this test), and the near neighbours that keep their reading.
+FIFTH_ROUND = [
+    # a verdict on each option in turn: the options said yes, not the first letter
+    ("A: no. B: no. C: yes. D: no.", MOOD, "C"),
+    ("A: No, B: No, C: Yes, D: No", MOOD, "C"),
+    ("A: Yes. B: No. C: Yes. D: No.", PSYCHOSIS, "AC"),
+    ("- A: unlikely\n- B: unlikely\n- C: most likely\n- D: unlikely", MOOD, "C"),
+    ("A) false\nB) true\nC) false\nD) false", MOOD, "B"),
+    ("A: no\nB: no\nC: no\nD: no", MOOD, None),
+    ("A: yes\nB: no\nC: no\nA: no", MOOD, None),  # one option given two verdicts
+    # an option kept in the differential: a hedge, not a second diagnosis
+    ("Answer: C, with A as a differential", MOOD, None),
+    ("Answer: C; A remains in the differential", MOOD, None),
+    ("Answer: C, with A to be considered", MOOD, None),
+    ("Answer: C, with A as a possibility", MOOD, None),
+    ("Answer: C, A to be excluded", MOOD, None),
+    ("Answer: C; r/o A", MOOD, None),
+    ("Answer: C (consider A)", MOOD, None),
+    ("Answer: B (low confidence)", MOOD, None),
+    ("Primary: A. Differential: C.", MOOD, None),
+    ("Primary diagnosis: B\nDifferential diagnosis: D", MOOD, None),
+    # roles: primary and secondary (or comorbid) are both diagnoses
+    ("Primary diagnosis: A\nSecondary diagnosis: C", PSYCHOSIS, "AC"),
+    ("Answer: A (primary)\nComorbid: C", PSYCHOSIS, "AC"),
+    ("Main diagnosis: B", MOOD, "B"),
+    # a range of options, every option in it
+    ("Answer: A-C", MOOD, "ABC"),
+    ("Answer: A–C", MOOD, "ABC"),
+    ("Answer: A to C", MOOD, "ABC"),
+    ("Answer: B-D", MOOD, "BCD"),
+    # an answer continued on the next line
+    ("Answers: A\nC", PSYCHOSIS, "AC"),
+    ("Answer: A\nand C", PSYCHOSIS, "AC"),
+    ("Answer: B, with comorbid C", PSYCHOSIS, "BC"),
+    # a revision written as a label: the revised answer
+    ("Answer: B\n\nEdit: C", MOOD, "C"),
+    ("Answer: D\nCorrection: B", MOOD, "B"),
+    # neighbours that keep their reading
+    ("Answer: C\nA is ruled out because there are no psychotic features.", MOOD, "C"),
+    ("The answer is C, given the recurrent course and no psychosis.", MOOD, "C"),
+    ("Answer: C (most likely)", MOOD, "C"),
+    ("Answer: B or C", MOOD, None),
+    ("C. Major Depressive Disorder", MOOD, "C"),
+    ("Answer: B\nC is incorrect.", MOOD, "B"),
+    ("Answer: A and C", PSYCHOSIS, "AC"),
+]
+
+
+@pytest.mark.parametrize(("output", "options", "expected"), FIFTH_ROUND)
+def test_the_fifth_probe_rounds_layouts_are_read_as_a_reader_would(output, options, expected):
+    assert letters(parse_strict(output, options)) == expected

@@ -33,8 +33,9 @@ from selfdx.solvers.mentalbench.prompts import (
 )
 
 # 2: answers read as the answer check measures; 3: revised answers; 4: "B; comorbid C",
-# "not A or D", and "B, probably", "B and most likely C" as hedges
-TASK_VERSION = "4-A"
+# "not A or D", and "B, probably", "B and most likely C" as hedges; 5: a verdict on each option,
+# an option kept in the differential (a hedge), roles, ranges, continued lines, "Edit: C"
+TASK_VERSION = "5-A"
 
 
 @task

@@ -6,8 +6,10 @@ The rule (stated in docs/interview.md):
    hedges: "(possibly B instead of A)"), and a clause (between commas, semicolons, line breaks
    or sentences), that says "not", "no", "ruled out", "rules out", "excluded", "excludes",
    "excluding", "unlikely", "rather than", "instead of", "less likely" or "doesn't fit". A
-   negated or ruled-out name is never the answer. "Rule out X" (r/o) is the clinician's "X is
-   still to be excluded", and "does not exclude X" keeps X open: hedges.
+   negated or ruled-out name is never the answer; so is one that "was considered" (weighed and
+   set aside). "Rule out X" (r/o) is the clinician's "X is still to be excluded", and "does not
+   exclude X", "consider X", "differential: X" and "low confidence" keep X open: hedges. An
+   answer revised after it ("Edit: A", "Wait - A fits better") is a hedge, never credited.
 2. Letters format: what is left is read as MentalBench's strict parser reads an answer
    statement (`instruments/answers/strict_parser`): markdown, case and "Option B" are
    tolerated, option names count as their letters. One letter is the answer; a hedge ("A or
@@ -53,9 +55,11 @@ DENIED = (
     r"(?:doesn'?t|does\s+not|don'?t|do\s+not|isn'?t|is\s+not|aren'?t|are\s+not)\s+(?:\w+\s+)?"
     r"(?:fit|apply|explain|account|match|meet|supported|warranted|present|the\s+(?:answer|diagnosis))"
 )
+# "MDD was considered", "(initially considered MDD)": weighed and set aside, as ruled out
+CONSIDERED = r"(?:was|were|been|initially|first|previously)\s+considered"
 NEGATION = re.compile(
-    rf"\b(?:{DENIED}|not|no|ruled\s+out|rules\s+out|excluded|excludes|excluding|unlikely"
-    r"|rather\s+than|instead\s+of|less\s+likely)\b",
+    rf"\b(?:{DENIED}|{CONSIDERED}|not|no|ruled\s+out|rules\s+out|excluded|excludes|excluding"
+    r"|unlikely|rather\s+than|instead\s+of|less\s+likely)\b",
     re.IGNORECASE,
 )
 # "X doesn't exclude Y", "cannot rule out Y": Y is kept open, a hedge rather than a negation.
@@ -66,12 +70,13 @@ STILL_OPEN = re.compile(
     r"(?:excluded|ruled\s+out)|\bto\s+be\s+(?:excluded|ruled\s+out)",
     re.IGNORECASE,
 )
-AFTER_NAME = re.compile(rf"excluded|unlikely|less\s+likely|{DENIED}", re.IGNORECASE)
+AFTER_NAME = re.compile(rf"excluded|unlikely|less\s+likely|{DENIED}|{CONSIDERED}", re.IGNORECASE)
 HEDGE = re.compile(
     rf"\b{NOT_EXCLUDING}|"
     r"\b(?:or|vs\.?|versus|either|possibly|maybe|perhaps|probabl[ey]|likely|possible|suspected"
     r"|query|provisional|rule\s+out|r/o|not\s+(?:yet\s+)?(?:excluded|ruled\s+out)|pending"
-    r"|to\s+be\s+(?:excluded|ruled\s+out|confirmed)|unless|otherwise|tentative"
+    r"|to\s+be\s+(?:excluded|ruled\s+out|confirmed|considered)|unless|otherwise|tentative"
+    r"|differentials?|consider(?:ing)?|as\s+a\s+possibility|low\s+confidence"
     r"|(?:can'?t|cannot|can\s+not)\s+be\s+(?:excluded|ruled\s+out))\b|/|\?",
     re.IGNORECASE,
 )
@@ -91,13 +96,14 @@ NOT_CURRENT = re.compile(
 # What holds a single disorder open: "rule out PTSD", "possible GAD", "PTSD?", "pending".
 ONE_HEDGED = re.compile(
     r"\b(?:rule\s+out|r/o|possible|possibly|probable|probably|query|suspected|provisional"
-    r"|pending|tentative"
+    r"|pending|tentative|low\s+confidence"
     r"|to\s+be\s+(?:confirmed|excluded)|unless|otherwise)\b|\?",
     re.IGNORECASE,
 )
 # An answer revised within its own line: "D, changed to C", "D -> revised to C".
 MOVED = re.compile(
     r"\b(?:changed|revised|switched|amended|updated|corrected)\s+(?:it\s+|my\s+answer\s+)?to\b"
+    r"|\b(?:edit(?:ed)?|corrections?|update[d]?|revised)(?:\s+answer)?\s*:|^\W*wait\b|;\s*wait\b"
     r"|→|->|⇒|=>|⟶",
     re.IGNORECASE,
 )

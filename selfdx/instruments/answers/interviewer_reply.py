@@ -19,6 +19,10 @@ KEYWORD = re.compile(
     r"[ \t]*[*_]*[ \t]*",
     re.I | re.M,
 )
+# A keyword as a markdown heading, its text on the lines below ("## Diagnosis" then "B").
+HEADING = re.compile(
+    r"^[ \t]*#+[ \t]*(QUESTION|DIAGNOSIS|DECLINE|CRITERIA\s+MET)[ \t]*:?[ \t]*$", re.I | re.M
+)
 # A keyword inside a line, in capitals as the instructions spell it.
 INLINE_KEYWORD = re.compile(r"(?<=\S)[ \t]*\b((?:QUESTION|DIAGNOSIS|DECLINE|CRITERIA MET)\s*:)")
 # A reply written as JSON: {"DIAGNOSIS": ["A", "B"]}, {"question": "..."}
@@ -41,14 +45,39 @@ Claim = Literal["yes", "no", "cannot tell"]
 # What qualifies a yes or a no on its own line: "Yes, but I cannot be sure", "Yes for B, no for C".
 QUALIFIED = re.compile(
     r"\b(?:but|though|although|however|not\s+sure|unsure|uncertain|cannot|can'?t|probably"
-    r"|likely|maybe|perhaps|possibly|partially|partly|yes|no)\b|\?",
+    r"|likely|maybe|perhaps|possibly|partially|partly|almost|mostly|largely|provisional(?:ly)?"
+    r"|tentative(?:ly)?|if|unless|pending|assuming|except|yes|no)\b|\?",
     re.IGNORECASE,
 )
+
+
+# Claims stated in words, tried before the bare answers of `CLAIM`: "The criteria are met",
+# "Not all criteria are met", "Only partially met", "No doubt", "Mostly yes".
+STATED: tuple[tuple[re.Pattern[str], Claim], ...] = tuple(
+    (re.compile(pattern, re.IGNORECASE), claim)
+    for pattern, claim in (
+        (r"^[\s*_]*(?:mostly|likely|probably|possibly|largely)\s+(?:yes|no|met|not\s+met)\b",
+         "cannot tell"),
+        (r"^[\s*_]*(?:definitely|absolutely|certainly)\s+not\b", "no"),
+        (r"^[\s*_]*(?:no\s+doubt|definitely(?:\s+yes)?|absolutely|certainly)\b", "yes"),
+        (r"^[\s*_]*(?:(?:the|all(?:\s+the)?|dsm-?5?|diagnostic)\s+)*criteria\s+(?:are\s+|were\s+"
+         r"|have\s+been\s+)?not\s+(?:fully\s+)?met\b|^[\s*_]*not\s+all(?:\s+(?:the|of\s+the))?"
+         r"\s+criteria|^[\s*_]*(?:only\s+)?(?:partial|partially|partly)(?:\s+met)?\b"
+         r"|^[\s*_]*(?:nope|not\s+quite|not\s+fully(?:\s+met)?)\b", "no"),
+        (r"^[\s*_]*(?:(?:the|all(?:\s+the)?|dsm-?5?|diagnostic)\s+)*criteria\s+(?:are\s+|were\s+"
+         r"|have\s+been\s+)?(?:fully\s+|all\s+)?met\b|^[\s*_]*(?:fully|all)\s+met\b", "yes"),
+    )
+)  # fmt: skip
 
 
 def criteria_claim(after: str) -> Claim | None:
     """The claim of a CRITERIA MET line from the text after its keyword: yes, no, cannot tell
     (a qualified yes or no too), or None where it says none of these."""
+    for pattern, stated in STATED:
+        if found := pattern.match(after):
+            rest = after[found.end() :].partition("\n")[0]
+            qualified = stated != "cannot tell" and QUALIFIED.search(rest)
+            return "cannot tell" if qualified else stated
     said = CLAIM.match(after)
     if not said:
         return None
@@ -82,18 +111,19 @@ def field_text(reply: str, start: int) -> str:
 
 REVISION = re.compile(
     r"\b(?:actually|on\s+(?:reflection|second\s+thought)|scratch\s+that|or\s+maybe"
-    r"|(?:could|might)\s+(?:also\s+)?be|not\s+sure)\b",
+    r"|(?:could|might)\s+(?:also\s+)?be|not\s+sure)\b|^\W*wait\b"
+    r"|\b(?:edit(?:ed)?|corrections?|update[d]?|revised)(?:\s+answer)?\s*:",
     re.IGNORECASE,
 )
 
 
 def revision_after(reply: str, start: int) -> str:
-    """A line after the DIAGNOSIS line, before the next keyword, that takes the answer back
-    ("Actually, on reflection, it could be C"); "" when there is none."""
-    following = KEYWORD.search(reply, start)
-    end = following.start() if following else len(reply)
-    _, _, below = reply[start:end].partition("\n")
+    """A line after the DIAGNOSIS line (a keyword line, such as CRITERIA MET, aside) that takes
+    the answer back ("Actually, on reflection, it could be C", "Edit: A"); "" when none."""
+    _, _, below = reply[start:].partition("\n")
     for line in below.splitlines():
+        if KEYWORD.match(line):
+            continue
         if REVISION.search(line):
             return " ".join(line.split())
     return ""
@@ -130,7 +160,7 @@ def parse_reply(reply: str) -> ParsedReply:
 
     A reply with no keyword but a question mark counts as a question (models often drop the
     prefix); anything else is unparsed. A reply written as JSON is read by its keys."""
-    reply = from_json(reply)
+    reply = HEADING.sub(lambda m: m.group(1) + ":", from_json(reply))
     if not KEYWORD.search(reply):  # "Based on all this, DIAGNOSIS: B. CRITERIA MET: yes."
         reply = INLINE_KEYWORD.sub(lambda m: "\n" + m.group(1), reply)
     found = [m for m in KEYWORD.finditer(reply) if not m.group(1).upper().startswith("CRITERIA")]

@@ -144,7 +144,10 @@ def read_expression(tokens: list[Token], start: int = 0, fillers: bool = True) -
     index, dangling = start, False
     count = len(tokens)
     while index < count:
-        skippable = (FILLERS if not letters else FILLERS - UNSURE_WORDS) if fillers else OPENERS
+        # after a letter, "with" joins nothing ("C, with A as a differential"): it ends the list
+        skippable = (
+            (FILLERS if not letters else FILLERS - UNSURE_WORDS - {"with"}) if fillers else OPENERS
+        )
         while index < count and tokens[index].lower in skippable:
             if letter_of(tokens, index):
                 break
@@ -198,9 +201,11 @@ def read_expression(tokens: list[Token], start: int = 0, fillers: bool = True) -
             dangling = True
             # "B; comorbid C", "A, co-occurring D": the word says how the next one joins
             while index < count and (
-                tokens[index].lower in SEPARATORS or joining_word(tokens, index)
+                tokens[index].lower in SEPARATORS
+                or joining_word(tokens, index)
+                or comorbid_at(tokens, index)
             ):
-                index = joining_word(tokens, index) or index + 1
+                index = comorbid_at(tokens, index) or joining_word(tokens, index) or index + 1
             continue
         break
     if letters and not any(t.kind == "NAME" for t in tokens[start:index]):

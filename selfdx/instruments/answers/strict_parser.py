@@ -1,9 +1,12 @@
 """The strict MentalBench reader: a reply read as a careful human would read it.
 
-It prefers an explicit answer statement ("Answer: C", "the most likely diagnosis is C"), then
-labels on the first and last lines; letters joined by `,` `&` `and` `/`, option names in place
-of letters and "none of the above" are understood. Anything it cannot settle (a hedge between
-options, contradicting answers, a refusal) stays unparsed: it is never guessed.
+It prefers options labelled by role ("Primary: A", "Secondary: C"), then an explicit answer
+statement ("Answer: C", "the most likely diagnosis is C", the last one; "Edit: C" revises),
+then a verdict on each option in turn ("A: no. B: yes. ..."), then labels on the first and last
+lines; letters joined by `,` `&` `and`, ranges ("A-C"), option names in place of letters and
+"none of the above" are understood. Anything it cannot settle (a hedge between options, an
+option kept in the differential, contradicting answers, a refusal) stays unparsed: it is never
+guessed.
 """
 
 from __future__ import annotations
@@ -48,6 +51,17 @@ CONDITIONAL = {
     "tentative",
     "tentatively",
 }
+# Words that keep an option in the differential, in the answer's own sentence: "C, with A as a
+# differential", "C (consider A)", "C, A to be excluded" hold A open, so the answer is a hedge.
+DIFFERENTIAL = re.compile(
+    r"\b(?:differentials?|consider(?:ed|ing)?|possibility|possibilities"
+    r"|to\s+be\s+(?:excluded|ruled\s+out|considered|confirmed))\b",
+    re.IGNORECASE,
+)
+LOW_CONFIDENCE = re.compile(
+    r"\blow\s+confidence|\bnot\s+(?:very\s+|entirely\s+|fully\s+)?(?:confident|certain)\b",
+    re.IGNORECASE,
+)
 # After an answer, a sentence that keeps another option open, or one that rules it out.
 STILL_POSSIBLE = re.compile(
     r"\b(?:(?:can'?t|cannot|can\s+not)\s+be\s+(?:ruled\s+out|excluded)|also\s+(?:quite\s+)?"
@@ -129,6 +143,12 @@ def judge_rest(expression: Expression, tokens: list[Token]) -> str | None:
     )
     sentence = without_negated_lists(without_negated_brackets(rest[:stop]))
     words = [t.lower for t in sentence if t.kind == "WORD"]
+    if LOW_CONFIDENCE.search(" ".join(words)):
+        return "ambiguous: the answer is held with low confidence"
+    if DIFFERENTIAL.search(" ".join(words)) and (
+        len(set(expression.letters)) > 1 or mentions(sentence) - set(expression.letters)
+    ):
+        return "ambiguous: an option kept in the differential"
     others = mentions(sentence) - set(expression.letters)
     unsure = any(w == "likely" and v != "less" for v, w in zip(["", *words], words, strict=False))
     if others and (unsure or any(word in HEDGES | QUALIFIERS for word in words)):
@@ -227,9 +247,15 @@ def read_block(lines: list[str], need_label: bool) -> tuple[Reading, int]:
 
 
 QUALIFIED = r"(?:final|correct|best|right|chosen|selected|my|most\s+(?:likely|appropriate))"
+REVISION_LABEL = re.compile(
+    r"\b(?:edit(?:ed)?|corrections?|update[d]?|revised)(?:\s+answer)?[ \t]*:", re.IGNORECASE
+)
 MARKER = re.compile(
     r"\b(?:selected|chosen|final)[ \t]*(?::|→|->|=>)"
-    r"|\b(?:co-?occurring|comorbid)\s+(?:disorders?|conditions?|diagnos[ie]s)\s+(?:are|is)\b"
+    # a revision written as a label: "Edit: C", "Correction: A", "Updated answer: B"
+    r"|"
+    + REVISION_LABEL.pattern
+    + r"|\b(?:co-?occurring|comorbid)\s+(?:disorders?|conditions?|diagnos[ie]s)\s+(?:are|is)\b"
     r"|\b(?:that|which|this)\s+leaves\b|\b(?:choice|pick)[ \t]*:"
     r"|\bbest\s+fit\s+(?:is|would\s+be)\b"
     r"|\b(?:answers?|diagnos[ie]s|selections?|outputs?)(?:\s*\(s\))?(?:\s+first)?[ \t]*"
@@ -313,6 +339,88 @@ HEDGED_AFTER = re.compile(
 )
 
 
+# A verdict on each option in turn: "A: no. B: no. C: yes. D: no.", "- C: most likely".
+VERDICT = re.compile(
+    r"(?:^|(?<=[\s.;,(]))([A-H])\s*(?:[:=)\-–—]\s*|\s+)(yes|no|true|false|correct|incorrect"
+    r"|applies|does\s+not\s+apply|most\s+likely|likely|unlikely|less\s+likely|least\s+likely"
+    r"|not\s+likely|ruled\s+out|excluded)(?=\s*(?:[.,;)\n]|$))",
+    re.IGNORECASE,
+)
+POSITIVE = {"yes", "true", "correct", "applies", "likely", "most likely"}
+
+
+def verdicts(text: str) -> Reading | None:
+    """The options chosen by a verdict on each (at least three options judged, each once):
+    those said yes (or, where one is "most likely", those); None when it is no such list."""
+    said: dict[str, set[str]] = {}
+    for match in VERDICT.finditer(text):
+        said.setdefault(match.group(1).upper(), set()).add(" ".join(match.group(2).lower().split()))
+    if len(said) < 3:
+        return None
+    if any(len(words) > 1 for words in said.values()):
+        return Reading("ambiguous", None, "an option given two verdicts")
+    verdict = {letter: words.pop() for letter, words in said.items()}
+    chosen = {letter for letter, word in verdict.items() if word in POSITIVE}
+    if any(verdict[letter] == "most likely" for letter in chosen):
+        chosen = {letter for letter in chosen if verdict[letter] == "most likely"}
+    if not chosen:
+        return Reading("ambiguous", None, "every option judged against")
+    return Reading("letters", frozenset(chosen), "")
+
+
+# A range of options: "A-C", "B to D" (every option from the first to the last).
+RANGE = re.compile(r"(?<![\w-])([A-H])\s*(?:-|–|—|\bto\b|\bthrough\b|\bthru\b)\s*([A-H])(?![\w-])")
+# The role an option is given on its own label: primary, secondary or comorbid (the answer),
+# differential (kept open).
+ROLES = r"primary|main|principal|secondary|comorbid|co-?occurring|additional|differential"
+ROLE = re.compile(
+    rf"(?:^|(?<=[.;:,]\s))\W*({ROLES})(?:\s+(?:diagnos[ie]s|disorders?|conditions?))?[ \t]*"
+    rf"(?::|-|–|—)[ \t]*(.+?)(?=\.\s|;|\n|$|,\s*(?:{ROLES})\b)",
+    re.IGNORECASE | re.MULTILINE,
+)
+ADDED_ROLES = {"secondary", "comorbid", "cooccurring", "co-occurring", "additional"}
+CONTINUATION = re.compile(r"^(?:and|plus|&|\+)\s+", re.IGNORECASE)
+
+
+def with_ranges(text: str) -> str:
+    """`text` with each range of options written out ("A-C" as "A, B, C")."""
+
+    def spelled(match: re.Match[str]) -> str:
+        first, last = match.group(1).upper(), match.group(2).upper()
+        if last <= first:
+            return match.group(0)
+        return ", ".join(chr(c) for c in range(ord(first), ord(last) + 1))
+
+    return RANGE.sub(spelled, text)
+
+
+def roles(text: str) -> tuple[set[str], set[str], set[str]]:
+    """The options labelled primary, added (secondary, comorbid) and differential."""
+    found: dict[str, set[str]] = {"primary": set(), "added": set(), "differential": set()}
+    for match in ROLE.finditer(text):
+        reading = read_segment(match.group(2), need_label=False)
+        if reading.kind != "letters" or reading.letters is None:
+            continue
+        role = match.group(1).lower()
+        kind = "differential" if role == "differential" else "added"
+        kind = "primary" if role in ("primary", "main", "principal") else kind
+        found[kind] |= reading.letters
+    return found["primary"], found["added"], found["differential"]
+
+
+def with_roles(settled: ParsedAnswer, text: str) -> ParsedAnswer:
+    """An answer joined by the options labelled secondary or comorbid after it ("Answer: A
+    (primary)" then "Comorbid: C"); one with another option labelled differential is a hedge."""
+    if not settled.letters:
+        return settled
+    _, added, differential = roles(text)
+    if differential - settled.letters:
+        return unparsed("ambiguous", "another option labelled as a differential")
+    if added - settled.letters:
+        return ParsedAnswer(settled.letters | added, "answered", settled.reason)
+    return settled
+
+
 def parse_strict(text: object, options: Sequence[str]) -> ParsedAnswer:
     """Read a reply as a careful reader would; whatever stays ambiguous is left unparsed."""
     if not isinstance(text, str) or not text.strip():
@@ -323,12 +431,20 @@ def parse_strict(text: object, options: Sequence[str]) -> ParsedAnswer:
         reason = "the reasoning block never ended" if unfinished else "only reasoning, no answer"
         return unparsed("empty", reason)
     body = with_layout_answers(body)
-    body = mark_option_names(body, options)
+    body = re.sub(r"\br/o\b", "rule out", body, flags=re.IGNORECASE)
+    body = with_ranges(mark_option_names(body, options))
     lines = [LIST_NUMBER.sub("", line.strip()) for line in body.splitlines() if line.strip()]
+    # options labelled by role ("Primary: A", "Secondary: C", "Differential: D")
+    primary, added, differential = roles(body)
+    if primary:
+        if differential - primary - added:
+            return unparsed("ambiguous", "another option labelled as a differential")
+        return ParsedAnswer(frozenset(primary | added), "answered", "options labelled by role")
     # a heading that announces the answer ("## Answer", "Final diagnosis"): its next line is one
     for number, line in enumerate(lines[:-1]):
         if HEADING.match(line):
-            reading = under_heading(lines[number + 1 :])
+            below = lines[number + 1 :]
+            reading = verdicts("\n".join(below)) or under_heading(below)
             settled = settle([reading], f"the lines under the heading {line!r}")
             if settled is not None:
                 return settled
@@ -338,15 +454,22 @@ def parse_strict(text: object, options: Sequence[str]) -> ParsedAnswer:
     markers = list(MARKER.finditer(body))
     for marker in reversed(markers):
         line_start = body.rfind("\n", 0, marker.start()) + 1
-        if any(line_start <= m.start() < marker.start() for m in markers):
+        inside = any(line_start <= m.start() < marker.start() for m in markers)
+        if inside and not REVISION_LABEL.match(marker.group(0)):
             continue
         after = body[marker.end() :]
         head, _, below = after.partition("\n")
-        if re.search(r"\w", head):
-            reading, _ = read_block([head.strip()], need_label=False)
+        below_lines = [LIST_NUMBER.sub("", line.strip()) for line in below.splitlines()]
+        below_lines = [line for line in below_lines if line]
+        verdict = verdicts(after)
+        if verdict is not None:
+            reading = verdict
+        elif re.search(r"\w", head):
+            # the pure lines right after it join it ("Answers: A" then "C", or "and C")
+            following = [CONTINUATION.sub("", line) for line in below_lines]
+            reading, _ = read_block([head.strip(), *following], need_label=False)
         else:
-            below_lines = [line.strip() for line in below.splitlines() if line.strip()]
-            reading = under_heading([LIST_NUMBER.sub("", line) for line in below_lines])
+            reading = under_heading(below_lines)
         if reading.kind != "nothing":
             settled = settle([reading], f"answer statement {marker.group(0).strip()!r}")
             after = f"{head}\n{below}"
@@ -357,9 +480,16 @@ def parse_strict(text: object, options: Sequence[str]) -> ParsedAnswer:
             if settled is not None and settled.letters and HEDGED_AFTER.search(head):
                 return unparsed("ambiguous", "the answer is qualified on its line")
             if settled is not None:
-                return settled
+                return with_roles(settled, below)
 
-    # 2. labels: on the first line (or a list of them), on the last line, or closing the last
+    # 2. a verdict on each option in turn ("A: no. B: no. C: yes. D: no.")
+    verdict = verdicts(body)
+    if verdict is not None:
+        settled = settle([verdict], "a verdict on each option")
+        if settled is not None:
+            return settled
+
+    # 3. labels: on the first line (or a list of them), on the last line, or closing the last
     #    line after a comma or colon ("Based on the symptoms, A."); all that are found must agree
     first, used = read_block(lines, need_label=True)
     readings = [first]
