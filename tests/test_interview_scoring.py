@@ -458,3 +458,30 @@ def test_a_criteria_statement_in_words_is_read(said, claim):
     from selfdx.instruments.answers.interviewer_reply import parse_reply
 
     assert parse_reply(f"DIAGNOSIS: A\nCRITERIA MET: {said}").criteria == claim
+
+
+@pytest.mark.parametrize(
+    ("answer", "code"),
+    [
+        ("Acute stress disorder (too early for PTSD)", "D019"),
+        ("Acute stress disorder; too early for PTSD", "D019"),
+        ("History of anorexia nervosa; current bulimia nervosa", "D022"),
+        ("Bulimia nervosa (past anorexia nervosa)", "D022"),
+        ("MDD (history of GAD)", "D013"),
+        ("Prior PTSD, now resolved; current MDD", "D013"),
+        ("Current: bulimia nervosa. Past: anorexia nervosa.", "D022"),
+        # a past disorder alone is no current one
+        ("History of MDD", None),
+        ("Past MDD", None),
+        ("MDD, resolved", None),
+        ("MDD (resolved)", None),
+        ("MDD in full remission", None),
+    ],
+)
+def test_a_past_disorder_beside_the_current_one_is_set_aside(demo, answer, code):
+    """A clinician's answer often names what the patient had before, or what it is too early to
+    call, beside what it has now: the current disorder is the answer, the other no second one."""
+    _, case = demo
+    reading = read_answer(answer, case, disorder_names(), "free_text")
+    assert reading.code == code, reading
+    assert reading.status == ("named" if code else "unreadable"), reading

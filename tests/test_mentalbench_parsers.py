@@ -391,6 +391,21 @@ FIFTH_ROUND = [
     ("C. Major Depressive Disorder", MOOD, "C"),
     ("Answer: B\nC is incorrect.", MOOD, "B"),
     ("Answer: A and C", PSYCHOSIS, "AC"),
+    # a none that is qualified ("no option fits perfectly") is no answer of none
+    ("None of the options is a perfect fit, but C is the best answer", MOOD, "C"),
+    ("None fits perfectly; C is closest.", MOOD, "C"),
+    ("None of the options is a perfect fit, though C comes closest.", MOOD, "C"),
+    ("None of these fits perfectly. C is the closest match.", MOOD, "C"),
+    ("None of the options is a perfect fit.", MOOD, None),
+    ("None is a perfect fit, but C or D comes close.", MOOD, None),
+    ("None of the above.", MOOD, ""),
+    ("None of them apply.", MOOD, ""),
+    # a conclusion after the other options are set aside
+    ("Not A, not B, not D. So C.", MOOD, "C"),
+    ("Not A. Not B. Not D. Therefore C.", MOOD, "C"),
+    ("A and B are unlikely, so C.", MOOD, "C"),
+    ("So, C or D.", MOOD, None),
+    ("C comes to mind, but D fits better", MOOD, None),
 ]
 
 

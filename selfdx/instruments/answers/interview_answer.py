@@ -19,7 +19,9 @@ The rule (stated in docs/interview.md):
    the usual synonyms and abbreviations ("PTSD"; "ASD" only beside a word of trauma, as it
    may mean autism). One disorder is the answer; two or more is an invalid answer. A disorder
    not current ("in full remission") is no answer; "in partial remission", a DSM-5 specifier
-   of a disorder still present, names it.
+   of a disorder still present, names it. A past or not-yet-due disorder written beside the
+   current one ("History of anorexia nervosa; current bulimia nervosa", "Acute stress disorder
+   (too early for PTSD)") is set aside, and the current one is the answer.
 4. Type 3 (every option that applies): every option named is the answer, as a set ("A & C",
    two names, "X with comorbid Y", a bulleted list); a choice between them ("A or C", "A and
    probably C", "A / C?") is a hedge, invalid as for one option.
@@ -93,6 +95,18 @@ NOT_CURRENT = re.compile(
     r"|other\s+specified|unspecified)\b",
     re.IGNORECASE,
 )
+# A clause or bracketed remark that names a disorder the patient had, or may have later, beside
+# the current one: "History of anorexia nervosa; current bulimia nervosa", "Acute stress
+# disorder (too early for PTSD)", "MDD (prior GAD, now resolved)". Set aside, it is no answer.
+PAST = re.compile(
+    r"^\W*(?:(?:a\s+|with\s+a\s+)?(?:past|previous|prior|earlier|former|old)\b|(?:a\s+)?history\s+of"
+    r"|h/o\b|too\s+early\s+(?:for|to\s+(?:call|diagnose)))",
+    re.IGNORECASE,
+)
+# A clause that only says the clause before it is over: "Prior PTSD, now resolved".
+OVER = re.compile(
+    r"\W*(?:now\s+)?(?:resolved|in\s+(?:full|sustained)\s+remission)\W*", re.IGNORECASE
+)
 # What holds a single disorder open: "rule out PTSD", "possible GAD", "PTSD?", "pending".
 ONE_HEDGED = re.compile(
     r"\b(?:rule\s+out|r/o|possible|possibly|probable|probably|query|suspected|provisional"
@@ -159,6 +173,29 @@ def affirmed_part(text: str) -> str:
         if clause:
             kept.append(clause)
     return ", ".join(kept)
+
+
+def without_past(text: str) -> tuple[str, bool]:
+    """The answer without the remarks and clauses about a disorder past or not yet due
+    (`PAST`, and a clause followed by `OVER`), and whether that was all it said (then it names
+    no current disorder)."""
+    remarks = BRACKETED.sub(lambda m: " " if PAST.search(m.group(1)) else m.group(0), text)
+    kept: list[str] = []
+    dropped = remarks != text
+    for clause in (c.strip() for c in CLAUSES.split(remarks)):
+        if not clause:
+            continue
+        if OVER.fullmatch(clause):
+            dropped = True
+            if kept:
+                kept.pop()
+        elif PAST.search(clause):
+            dropped = True
+        else:
+            kept.append(clause)
+    if not dropped:
+        return text, False
+    return "; ".join(kept), not kept
 
 
 def listed(text: str) -> str:
@@ -263,6 +300,10 @@ def read_answer(
         return AnswerReading(None, "hedged", "the answer moves from one option to another")
     names = list(disorder_names(kg).values()) + list(case.option_names)
     masked, names_at = masked_names(listed(text), names)
+    if answer_format == "free_text":
+        masked, only_past = without_past(masked)
+        if only_past:
+            return AnswerReading(None, "unreadable", "only a disorder past or not yet due")
     if answer_format == "free_text" and NOT_CURRENT.search(
         unmasked(masked, ["" for _ in names_at])
     ):

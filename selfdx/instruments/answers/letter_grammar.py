@@ -21,7 +21,8 @@ LETTER_FOLLOWERS = {
     "and", "or", "is", "are", "was", "would", "seems", "fits", "plus", "as", "both", "also",
     "could", "can", "might", "may", "should", "seem", "fit", "apply", "applies", "describe",
     "describes", "each", "if", "together", "with", "remains", "cannot", "can't", "instead",
-    "rather", "alone", "not", "pending", "unless", "otherwise", "equally", "to", "nor",
+    "rather", "alone", "not", "pending", "unless", "otherwise", "equally", "to", "nor", "comes",
+    "come",
 }  # fmt: skip
 OPENERS = {
     "(",
@@ -64,6 +65,7 @@ COMMITMENTS = {
     "likely",
     "appropriate",
     "consistent",
+    "closest",
 }
 NONE_WORDS = {"none", "neither"}
 

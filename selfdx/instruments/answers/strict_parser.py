@@ -4,7 +4,8 @@ It prefers options labelled by role ("Primary: A", "Secondary: C"), then an expl
 statement ("Answer: C", "the most likely diagnosis is C", the last one; "Edit: C" revises),
 then a verdict on each option in turn ("A: no. B: yes. ..."), then labels on the first and last
 lines; letters joined by `,` `&` `and`, ranges ("A-C"), option names in place of letters and
-"none of the above" are understood. Anything it cannot settle (a hedge between options, an
+"none of the above" are understood ("none fits perfectly, but C is closest" is C; "Not A,
+not B, not D. So C." is C). Anything it cannot settle (a hedge between options, an
 option kept in the differential, contradicting answers, a refusal) stays unparsed: it is never
 guessed.
 """
@@ -92,6 +93,16 @@ HEADING = re.compile(
     re.IGNORECASE,
 )
 IF = re.compile(r"\bif\b", re.IGNORECASE)
+# "None of the options is a perfect fit, but C is the best answer": a none that is qualified
+# (no option fits perfectly) is no answer of "none"; the clause goes and what follows is read.
+QUALIFIED_NONE = re.compile(
+    r"\b(?:none|neither)\b(?:\s+of\s+(?:the\s+)?(?:these|them|options|choices|answers|above)"
+    r"(?:\s+(?:options|choices|answers))?)?"
+    r"\s+(?:is|are|fits?|matches|seems?|applies)\s+(?:an?\s+|the\s+)?"
+    r"(?:perfect(?:ly)?|exact(?:ly)?|ideal(?:ly)?|complete(?:ly)?|entirely|fully|neat(?:ly)?"
+    r"|clean(?:ly)?|textbook)\b[^.;\n]*?(?:[,;.]\s*(?:but|though|however|still)?,?|\s+but)\s*",
+    re.IGNORECASE,
+)
 TORN = re.compile(
     r"\b(?:torn\s+between|undecided|(?:can'?t|cannot|unable\s+to)\s+(?:decide|choose)"
     r"|hard\s+to\s+(?:choose|decide))\b",
@@ -170,6 +181,8 @@ def commits(expression: Expression, tokens: list[Token]) -> bool:
     if not words:
         return False
     if words[0] in ("fits", "fit", "apply", "applies", "co-occur", "coexist"):
+        return True
+    if words[:2] in (["comes", "closest"], ["come", "closest"]):
         return True
     return words[0] in ("is", "are", "would", "seems") and any(w in COMMITMENTS for w in words[1:])
 
@@ -267,8 +280,11 @@ MARKER = re.compile(
     r"|\bsupports?\s+(?:the|a|an)\s+diagnos[ie]s\s+of\b"
     r"|\bI\s*(?:would|will|'d)?\s*(?:choose|select|pick|go\s+with)\b"
     r"|\bmost\s+(?:likely|consistent\s+with|probable)\b(?:\s+(?:diagnosis\s+)?(?:is|are))?"
-    r"|\b(?:fits|matches)\s+best\s+(?:with\s+)?",
-    re.IGNORECASE,
+    r"|\b(?:fits|matches)\s+best\s+(?:with\s+)?"
+    # a conclusion after options are set aside: "Not A, not B, not D. So C."
+    r"|(?:^|(?<=[.;:,]\s))(?:so|therefore|hence|thus|leaving)\b,?[ \t]*"
+    r"(?=\(?[A-H]\)?(?:[ \t]*(?:,|and|or|&|/)[ \t]*\(?[A-H]\)?)*[ \t]*(?:[.!]|$))",
+    re.IGNORECASE | re.MULTILINE,
 )
 REFUSAL = re.compile(
     r"\b(?:I\s*(?:can(?:no|')t|am\s+(?:not\s+able|unable)|'m\s+(?:not\s+able|unable)|won't|"
@@ -432,6 +448,9 @@ def parse_strict(text: object, options: Sequence[str]) -> ParsedAnswer:
         return unparsed("empty", reason)
     body = with_layout_answers(body)
     body = re.sub(r"\br/o\b", "rule out", body, flags=re.IGNORECASE)
+    body = QUALIFIED_NONE.sub("", body)
+    if not body.strip():
+        return unparsed("unparsed", "no option said to fit")
     body = with_ranges(mark_option_names(body, options))
     lines = [LIST_NUMBER.sub("", line.strip()) for line in body.splitlines() if line.strip()]
     # options labelled by role ("Primary: A", "Secondary: C", "Differential: D")
