@@ -325,3 +325,35 @@ def test_a_rule_out_beside_the_diagnosis_keeps_the_reply_open():
     assert reply_code("DIAGNOSE\nDiagnosis: F32.1; rule out bipolar depression, F31.3") is None
     assert reply_code("DIAGNOSE\nDiagnosis: F43.2\nRuled out: F43.1") == "F43.2"
     assert reply_code("DIAGNOSE\nDiagnosis: F43.2 (F43.1 ruled out)") == "F43.2"
+
+
+def read_both_ways(text: str) -> tuple[str | None, str | None]:
+    """`reply_code` of `text` alone and after a DIAGNOSE line, as a structured reply opens."""
+    from selfdx.instruments.answers.icd_code import reply_code
+
+    return reply_code(text), reply_code(f"DIAGNOSE\n{text}")
+
+
+# Chapter V codes written loosely: a decimal comma would have read the category alone (F32 for
+# F32.1, a different code at the full level), a dash after the letter no code at all.
+LOOSE_CODES = [
+    ("Diagnosis: F32,1", "F32.1"),
+    ("Diagnosis: F-32.1", "F32.1"),
+    ("Diagnosis: F32 .1", "F32.1"),
+    ("F32,1 moderate depressive episode", "F32.1"),
+    ("F - 32.1", "F32.1"),
+    # near neighbours
+    ("Diagnosis: F32, 1 episode so far", "F32"),
+    ("F32.1", "F32.1"),
+    ("Diagnosis: F33.1", "F33.1"),
+    ("F20-F29", None),
+    ("F32.1 or F33.1", None),
+    ("F43.2 rather than F43.1", "F43.2"),
+    ("ICD_CODES: ICD-10 F32.1", "F32.1"),
+    ("F-32", None),
+]
+
+
+@pytest.mark.parametrize(("text", "code"), LOOSE_CODES)
+def test_a_chapter_v_code_written_loosely_is_read(text, code):
+    assert read_both_ways(text) == (code, code)

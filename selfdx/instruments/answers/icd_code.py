@@ -21,7 +21,13 @@ reply has no judge, so its own text is read, as a clinician reads a note's concl
 
 A statement needs no colon ("diagnosis F43.2 ..."); "F43.2 rather than F43.1" is F43.2, and "Not
 F32.1 - ..., so F33.1" is F33.1. A code left to rule out beside a statement ("Diagnosis: F43.2
-(r/o F43.1)") keeps the reply open: no code. "F 32.1" and "F321" are F32.1 (chapter V only).
+(r/o F43.1)") keeps the reply open: no code.
+
+Chapter V codes written loosely are read as written with a dot, since the dot of an ICD-10 code
+always follows its third character and none of them can stand for another code: "F 32.1",
+"F-32.1", "F321", "F32 .1" and "F32,1" (a decimal comma with one character attached; "F32, 1
+episode" is a list, and stays F32). Only an upper-case F is read so; "F 32" and "F-32" without a
+decimal part are not (a sex and an age, as often as a code).
 
 Where the code found is the dagger code of a dagger-asterisk pair (`G30.1† F00.1*`), or a
 G-chapter cause written beside its F00-F09 mental disorder ("G30.1 + F00.1"), the mental
@@ -88,9 +94,13 @@ RANKED_FIRST = re.compile(r"\b(?:primary|principal|main|final)\b", re.IGNORECASE
 RANGE = re.compile(r"\b[A-Z]\d{2}(?:\.\d+)?\s*[-–]\s*[A-Z]\d{2}(?:\.\d+)?\b")  # "F20-F29": no code
 NEGATED_REMARK = re.compile(r"\((?:not|no|excluding|rather\s+than)\b[^()]*\)", re.IGNORECASE)
 REMARK = re.compile(r"\(([^()]*)\)")
-# Chapter V codes written loosely: "F 32.1" (a space), "F321" (no dot); the dot of an ICD-10
-# code always follows its third character, so neither can be read as another code.
-SPACED_CODE = re.compile(r"\bF[ \t](\d{2}\.[0-9A-Z]{1,2})\b")
+# Chapter V codes written loosely: "F 32.1" or "F-32.1" (a space or a dash after the letter),
+# "F321" (no dot), "F32,1" (a decimal comma: one character attached to the comma, so the list
+# "F32, 1 episode" is left alone), "F32 .1" (a space before the dot). The dot of an ICD-10 code
+# always follows its third character, so none of them can be read as another code.
+DECIMAL_COMMA = re.compile(r"\b(F[ \t\-–]?\d{2}),([0-9A-Z])(?!\w|[.,]\w)")
+SPACED_DOT = re.compile(r"\b(F[ \t\-–]?\d{2})[ \t]+\.(\d[0-9A-Z]?)\b")
+SPACED_CODE = re.compile(r"\bF(?:[ \t]|[ \t]?[-–][ \t]?)(\d{2}\.[0-9A-Z]{1,2})\b")
 UNDOTTED_CODE = re.compile(r"\bF(\d{2})(\d{1,2})(?![\w]|\.\d)")
 # "Rule out F43.1", "r/o F43.1": the clinician keeps that code open beside the diagnosis.
 RULED_OUT_LATER = re.compile(
@@ -176,9 +186,16 @@ def resolved(span: str, codes: list[str]) -> str:
     return code
 
 
+def loosely_written(reply: str) -> str:
+    """The chapter V codes of `reply` written loosely ("F-32.1", "F32,1", "F32 .1", "F321")
+    rewritten as codes."""
+    reply = SPACED_DOT.sub(r"\1.\2", DECIMAL_COMMA.sub(r"\1.\2", reply))
+    return UNDOTTED_CODE.sub(r"F\1.\2", SPACED_CODE.sub(r"F\1", reply))
+
+
 def reply_code(reply: str) -> str | None:
     """The diagnosis code of an unjudged reply (see the module)."""
-    reply = UNDOTTED_CODE.sub(r"F\1.\2", SPACED_CODE.sub(r"F\1", reply))
+    reply = loosely_written(reply)
     reply = RANGE.sub(" ", reply)
     stated = stated_code(reply)
     if stated and any(
