@@ -357,3 +357,25 @@ LOOSE_CODES = [
 @pytest.mark.parametrize(("text", "code"), LOOSE_CODES)
 def test_a_chapter_v_code_written_loosely_is_read(text, code):
     assert read_both_ways(text) == (code, code)
+
+
+# A bare letter and two digits outside chapter V in running text is a vitamin, a scale or a lab
+# value ("B12" was read as the diagnosis); where a code stands it is still read.
+BARE_TOKENS = [
+    ("Low B12 noted; depressive episode F32.1", "F32.1"),
+    ("Levels of B12 low", None),
+    ("K10 score 32; moderate depressive episode F32.1", "F32.1"),
+    ("Cobalamin (B12) low; depressive episode F32.1", "F32.1"),
+    ("Vitamin B12 deficiency and F32.1", "F32.1"),
+    # near neighbours: a code where a clinician writes one, or written with its dot
+    ("Diagnosis: E11 type 2 diabetes", "E11"),
+    ("ICD-10: G30", "G30"),
+    ("Alzheimer's disease (G30)", "G30"),
+    ("Vitamin B12 deficiency E53.8", "E53.8"),
+    ("Cannabis use F12", "F12"),
+]
+
+
+@pytest.mark.parametrize(("text", "code"), BARE_TOKENS)
+def test_a_vitamin_or_lab_token_is_no_code(text, code):
+    assert read_both_ways(text) == (code, code)

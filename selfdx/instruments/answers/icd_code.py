@@ -29,6 +29,15 @@ always follows its third character and none of them can stand for another code: 
 episode" is a list, and stays F32). Only an upper-case F is read so; "F 32" and "F-32" without a
 decimal part are not (a sex and an age, as often as a code).
 
+Outside chapter V, a bare letter and two digits with no dot ("B12", "K10") is, in running text,
+a vitamin, a rating scale or a lab value, so it is read as a code only where a clinician writes
+a code: in brackets ("Alzheimer's disease (G30)"), right after a code label or a statement
+("ICD-10: G30", "Diagnosis: E11"), after another code in a list ("F00.1, G30") or marked as a
+dagger or asterisk code ("G30†"). "Low B12 noted; depressive episode F32.1" is F32.1, "Levels of
+B12 low" names no code. After "vitamin" it is never a code, nor is B12 anywhere (ICD-10 has no
+category B12, and "cobalamin (B12)" is the vitamin). A code with its dot ("E53.8") is read
+wherever it stands.
+
 Where the code found is the dagger code of a dagger-asterisk pair (`G30.1† F00.1*`), or a
 G-chapter cause written beside its F00-F09 mental disorder ("G30.1 + F00.1"), the mental
 disorder's code is the diagnosis.
@@ -102,6 +111,23 @@ DECIMAL_COMMA = re.compile(r"\b(F[ \t\-–]?\d{2}),([0-9A-Z])(?!\w|[.,]\w)")
 SPACED_DOT = re.compile(r"\b(F[ \t\-–]?\d{2})[ \t]+\.(\d[0-9A-Z]?)\b")
 SPACED_CODE = re.compile(r"\bF(?:[ \t]|[ \t]?[-–][ \t]?)(\d{2}\.[0-9A-Z]{1,2})\b")
 UNDOTTED_CODE = re.compile(r"\bF(\d{2})(\d{1,2})(?![\w]|\.\d)")
+# A bare letter and two digits outside chapter V ("B12", "K10") with no dot after it: in running
+# text a vitamin, a rating scale or a lab value, read as a code only where a code stands: in
+# brackets ("(G30)"), after a code label or statement ("ICD-10: G30", "Diagnosis: E11"), after
+# another code in a list ("F00.1, G30") or marked as a dagger or asterisk code ("G30†").
+BARE_OTHER = re.compile(r"\b(?![Ff])([A-Za-z])(\d{2})\b(?!\.[0-9A-Za-z]|\s*[†*])")
+CODE_POSITION = re.compile(
+    r"(?:[(\[][ \t]*"
+    r"|\b(?:ICD[-_ ]?(?:10)?(?:[-_ ]?CM)?|ICD_CODES|codes?|diagnos[ei]s|diagnose|dx)\b[\s*_]*"
+    r"(?:is\b)?[\s*_:=–—-]*"
+    r"|\b(?:F\d{2}(?:\.[0-9A-Z]+)?|[A-Z]\d{2}\.[0-9A-Z]+)[ \t]*[†*]?[ \t]*"
+    r"(?:[,;/+&]|\band\b)[ \t]*)$",
+    re.IGNORECASE,
+)
+# Vitamin B12 is the one such token also written in brackets after its name ("cobalamin (B12)");
+# ICD-10 has no category B12, so it is never read as a code.
+NOT_A_CATEGORY = frozenset({"B12"})
+VITAMIN = re.compile(r"\bvit(?:amin|\.)?[ \t]*[(\[]?[ \t]*$", re.IGNORECASE)
 # "Rule out F43.1", "r/o F43.1": the clinician keeps that code open beside the diagnosis.
 RULED_OUT_LATER = re.compile(
     r"\b(?:rule\s+out|r/o)\b\W*(?:[^\n.;]*?)\b(F\d{2}(?:\.[0-9A-Z]+)?)", re.IGNORECASE
@@ -193,9 +219,23 @@ def loosely_written(reply: str) -> str:
     return UNDOTTED_CODE.sub(r"F\1.\2", SPACED_CODE.sub(r"F\1", reply))
 
 
+def bare_tokens_set_aside(reply: str) -> str:
+    """`reply` with each bare non-F "code" that stands where no code stands ("low B12")
+    broken up ("B_12"), so that it is no longer read as a code."""
+
+    def token(match: re.Match[str]) -> str:
+        before = reply[reply.rfind("\n", 0, match.start()) + 1 : match.start()]
+        placed = CODE_POSITION.search(before) and not VITAMIN.search(before)
+        if placed and match.group(0).upper() not in NOT_A_CATEGORY:
+            return match.group(0)
+        return f"{match.group(1)}_{match.group(2)}"
+
+    return BARE_OTHER.sub(token, reply)
+
+
 def reply_code(reply: str) -> str | None:
     """The diagnosis code of an unjudged reply (see the module)."""
-    reply = loosely_written(reply)
+    reply = bare_tokens_set_aside(loosely_written(reply))
     reply = RANGE.sub(" ", reply)
     stated = stated_code(reply)
     if stated and any(
