@@ -379,3 +379,29 @@ BARE_TOKENS = [
 @pytest.mark.parametrize(("text", "code"), BARE_TOKENS)
 def test_a_vitamin_or_lab_token_is_no_code(text, code):
     assert read_both_ways(text) == (code, code)
+
+
+# A revision withdraws the code before it: the first code was read.
+REVISED_CODES = [
+    ("Diagnosis: F32.1, actually F33.1", "F33.1"),
+    ("Diagnosis: F32.1 → F33.1", "F33.1"),
+    ("Diagnosis: F32.1 (revised to F33.1)", "F33.1"),
+    ("F32.1, no wait, F33.1", "F33.1"),
+    ("Diagnosis: F32.1. Correction: F33.1", "F33.1"),
+    ("Diagnosis: F32.1\nCorrection: F33.1", "F33.1"),
+    ("F32.1 changed to F33.1", "F33.1"),
+    ("F32.1 -> F33.1", "F33.1"),
+    ("F32.1 → F33.1 → F31.3", "F31.3"),
+    # near neighbours: a range, no second code, the new code set aside, no revision at all
+    ("F20-F29", None),
+    ("Diagnosis: F32.1 → start an SSRI", "F32.1"),
+    ("F32.1; actually, F41.1 was ruled out", "F32.1"),
+    ("F32.1, no psychotic features", "F32.1"),
+    ("Not F32.1 — the history shows earlier episodes, so F33.1.", "F33.1"),
+    ("F43.2 rather than F43.1", "F43.2"),
+]
+
+
+@pytest.mark.parametrize(("text", "code"), REVISED_CODES)
+def test_a_revised_code_is_read_as_revised(text, code):
+    assert read_both_ways(text) == (code, code)

@@ -23,6 +23,12 @@ A statement needs no colon ("diagnosis F43.2 ..."); "F43.2 rather than F43.1" is
 F32.1 - ..., so F33.1" is F33.1. A code left to rule out beside a statement ("Diagnosis: F43.2
 (r/o F43.1)") keeps the reply open: no code.
 
+A revision withdraws the code before it, wherever it stands: an arrow ("F32.1 -> F33.1", "F32.1
+→ F33.1"), a correction that opens a clause ("F32.1, actually F33.1", "F32.1, no wait, F33.1",
+"F32.1. Correction: F33.1") or a verb of change ("F32.1 (revised to F33.1)", "changed to"), so
+each of these is F33.1, unless the new code is itself set aside or kept open. A bare dash is no
+arrow: "F20-F29" is a range, which names no code.
+
 Chapter V codes written loosely are read as written with a dot, since the dot of an ICD-10 code
 always follows its third character and none of them can stand for another code: "F 32.1",
 "F-32.1", "F321", "F32 .1" and "F32,1" (a decimal comma with one character attached; "F32, 1
@@ -128,6 +134,18 @@ CODE_POSITION = re.compile(
 # ICD-10 has no category B12, so it is never read as a code.
 NOT_A_CATEGORY = frozenset({"B12"})
 VITAMIN = re.compile(r"\bvit(?:amin|\.)?[ \t]*[(\[]?[ \t]*$", re.IGNORECASE)
+# A revision between two codes withdraws the first: an arrow ("F32.1 -> F33.1"), a correction
+# opening a clause ("F32.1, actually F33.1", "no wait", "Correction:") or a verb of change
+# ("F32.1 (revised to F33.1)", "changed to"). A bare dash is no arrow: "F20-F29" is a range.
+REVISION = re.compile(
+    r"[ \t]*(?:→|->|=>|⇒|⟶)[ \t]*"
+    r"|(?:^|[,;:.!?(\[—–-])\s*(?:(?:no\s*[,!.]?\s*wait|wait|actually|correction|correcting"
+    r"|i\s+mean|or\s+rather|scratch\s+that|make\s+(?:that|it)|on\s+(?:second\s+thought"
+    r"|reflection))\b|no\s*[,!])[\s,:!.—–-]*"
+    r"|\b(?:revised|revising|changed|changing|amended|corrected|updated|upgraded|downgraded)"
+    r"\s+(?:it\s+|this\s+|that\s+)?to\b\s*",
+    re.IGNORECASE,
+)
 # "Rule out F43.1", "r/o F43.1": the clinician keeps that code open beside the diagnosis.
 RULED_OUT_LATER = re.compile(
     r"\b(?:rule\s+out|r/o)\b\W*(?:[^\n.;]*?)\b(F\d{2}(?:\.[0-9A-Z]+)?)", re.IGNORECASE
@@ -233,10 +251,32 @@ def bare_tokens_set_aside(reply: str) -> str:
     return BARE_OTHER.sub(token, reply)
 
 
+def revised(reply: str) -> str:
+    """`reply` without each code that a revision withdraws ("F32.1, actually F33.1", "F32.1 ->
+    F33.1", "F32.1 (revised to F33.1)"): the withdrawn code and the words up to the revision go.
+    A revision whose new code is set aside or kept open ("F32.1, actually F33.1 was considered")
+    withdraws nothing."""
+    found = list(CODE.finditer(reply))
+    cuts: list[tuple[int, int]] = []
+    for old, new in zip(found, found[1:], strict=False):
+        between = reply[old.end() : new.start()]
+        marker = REVISION.search(between) if len(between) <= 80 else None
+        if marker is None:
+            continue
+        ends = CLAUSE.search(reply, new.end())
+        rest = reply[old.end() + marker.end() : ends.start() if ends else len(reply)]
+        if ASIDE.search(rest) or OPEN.search(rest):
+            continue
+        cuts.append((old.start(), old.end() + marker.end()))
+    for start, end in reversed(cuts):
+        reply = f"{reply[:start]} {reply[end:]}"
+    return reply
+
+
 def reply_code(reply: str) -> str | None:
     """The diagnosis code of an unjudged reply (see the module)."""
     reply = bare_tokens_set_aside(loosely_written(reply))
-    reply = RANGE.sub(" ", reply)
+    reply = revised(RANGE.sub(" ", reply))
     stated = stated_code(reply)
     if stated and any(
         normalize_code(m.group(1)) != stated for m in RULED_OUT_LATER.finditer(reply)
