@@ -405,3 +405,27 @@ REVISED_CODES = [
 @pytest.mark.parametrize(("text", "code"), REVISED_CODES)
 def test_a_revised_code_is_read_as_revised(text, code):
     assert read_both_ways(text) == (code, code)
+
+
+# A code asked about or hedged in its own sentence commits to nothing: it was credited.
+HEDGED_CODES = [
+    ("Probably F43.1", None),
+    ("PTSD (F43.1)?", None),
+    ("Likely F43.1?", None),
+    ("F43.1, I think, but not sure", None),
+    ("Diagnosis: F43.1, I think, but not sure", None),
+    ("Maybe F41.1", None),
+    ("F20.0 to be excluded", None),
+    # near neighbours: a ranking, a negation, a plain code
+    ("Most likely F43.1", "F43.1"),
+    ("Diagnosis: F43.1 (most likely)", "F43.1"),
+    ("F43.2; F43.1 less likely", "F43.2"),
+    ("PTSD (F43.1)", "F43.1"),
+    ("F32.1", "F32.1"),
+    ("F32.1 or F33.1", None),
+]
+
+
+@pytest.mark.parametrize(("text", "code"), HEDGED_CODES)
+def test_a_hedged_code_names_none(text, code):
+    assert read_both_ways(text) == (code, code)

@@ -10,13 +10,15 @@ reply has no judge, so its own text is read, as a clinician reads a note's concl
    F10.2"; a secondary, comorbid or additional one is never the diagnosis); within it, the
    clauses that set a code aside are left out as in rule 2 ("The diagnosis is not F43.1 but
    F43.2"); a statement that offers a choice ("Diagnosis: F32.1 or F33.1"), is tentative
-   ("Probable diagnosis: ...", "Diagnosis: probably ...") or, plural, names two mental
-   disorders ("Working diagnoses: F60.3; F12.1") names none;
+   ("Probable diagnosis: ...", "Diagnosis: probably ...", "Diagnosis: F43.1, I think, but not
+   sure") or, plural, names two mental disorders ("Working diagnoses: F60.3; F12.1") names none;
 2. else the codes outside clauses that set a diagnosis aside ("was considered", "ruled out",
    "less likely", "don't apply", "rather than", "not"): the first of them, unless two or more
    are offered as a choice ("F32.1 or F43.22", "F22.0 vs F31.1", "possible diagnoses"), one is
    kept open ("F41.0 cannot be excluded"), or two are given together in one sentence ("F43.1
-   and F32.1"), which commits to none;
+   and F32.1"), which commits to none; a code that is asked about ("F43.1?", "PTSD (F43.1)?")
+   or hedged in its own sentence ("Probably F43.1", "likely", "maybe", "perhaps", "not sure";
+   "most likely" is a ranking, not a hedge) is no commitment either;
 3. a reply whose every code is set aside names no code.
 
 A statement needs no colon ("diagnosis F43.2 ..."); "F43.2 rather than F43.1" is F43.2, and "Not
@@ -105,6 +107,15 @@ STATED_TENTATIVE = re.compile(
     r"|working)\b",
     re.IGNORECASE,
 )
+# The writer's own doubt in the sentence that gives the code ("Probably F43.1", "F43.1, I think,
+# but not sure"); "most likely", "less likely" and "not likely" are a ranking or a negation.
+HEDGE = re.compile(
+    r"(?<!most\s)(?<!less\s)(?<!not\s)\b(?:probable|probably|likely|maybe|perhaps)\b"
+    r"|\bnot\s+(?:sure|certain|confident)\b|\bunsure\b"
+    r"|\b(?:cannot|can't|can\s+not)\s+be\s+(?:sure|certain)\b",
+    re.IGNORECASE,
+)
+SENTENCE = re.compile(r"(?<!\d)\.(?!\d)|\.(?=\s)|[?!\n]")
 RANKED_FIRST = re.compile(r"\b(?:primary|principal|main|final)\b", re.IGNORECASE)
 RANGE = re.compile(r"\b[A-Z]\d{2}(?:\.\d+)?\s*[-–]\s*[A-Z]\d{2}(?:\.\d+)?\b")  # "F20-F29": no code
 NEGATED_REMARK = re.compile(r"\((?:not|no|excluding|rather\s+than)\b[^()]*\)", re.IGNORECASE)
@@ -150,7 +161,8 @@ REVISION = re.compile(
 RULED_OUT_LATER = re.compile(
     r"\b(?:rule\s+out|r/o)\b\W*(?:[^\n.;]*?)\b(F\d{2}(?:\.[0-9A-Z]+)?)", re.IGNORECASE
 )
-QUERIED = re.compile(r"\b[A-Z]\d{2}(?:\.[0-9A-Z]+)?\s*\?", re.IGNORECASE)  # "F43.1?"
+# "F43.1?", "PTSD (F43.1)?": a code asked about, not given.
+QUERIED = re.compile(r"\b[A-Z]\d{2}(?:\.[0-9A-Z]+)?\s*[)\]]?\s*\?", re.IGNORECASE)
 CODE = re.compile(r"\b([A-Z]\d{2}(?:\.[0-9A-Z]+)?)\b", re.IGNORECASE)
 
 
@@ -188,7 +200,7 @@ def statement_code(statement: str, lead: str, span: str, codes: list[str]) -> st
         return ""  # every code it holds is set aside
     plural = re.search(r"diagnoses", statement, re.IGNORECASE)
     several_f = len({c for c in kept if c.startswith("F")}) > 1
-    hedged = STATED_TENTATIVE.search(f"{lead} {statement} {span}")
+    hedged = STATED_TENTATIVE.search(f"{lead} {statement} {span}") or HEDGE.search(span)
     if (plural and several_f) or hedged or offered_as_choice(text) or QUERIED.search(span):
         return ""
     return resolved(text, kept)
@@ -273,6 +285,11 @@ def revised(reply: str) -> str:
     return reply
 
 
+def hedged(reply: str, code: str) -> bool:
+    """Whether a sentence of `reply` that gives `code` hedges it (`HEDGE`)."""
+    return any(HEDGE.search(s) for s in SENTENCE.split(reply) if code in extract_codes(s))
+
+
 def reply_code(reply: str) -> str | None:
     """The diagnosis code of an unjudged reply (see the module)."""
     reply = bare_tokens_set_aside(loosely_written(reply))
@@ -291,7 +308,8 @@ def reply_code(reply: str) -> str | None:
         return None
     if TENTATIVE.search(text):  # "Possible PTSD (F43.1)": no commitment, as in the interview
         return None
-    return resolved(reply, codes)
+    code = resolved(reply, codes)
+    return None if hedged(reply, code) else code
 
 
 def undecided(reply: str) -> bool:
