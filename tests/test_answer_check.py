@@ -429,3 +429,47 @@ HEDGED_CODES = [
 @pytest.mark.parametrize(("text", "code"), HEDGED_CODES)
 def test_a_hedged_code_names_none(text, code):
     assert read_both_ways(text) == (code, code)
+
+
+# A cause outside chapter V before the disorder it brings about: the cause was read (E51.2 for
+# F10.6, the key). Only a chapter V code that names a disorder by its cause follows one so.
+CAUSED_CODES = [
+    ("Diagnosis: E51.2 Wernicke with F10.6 amnesic syndrome", "F10.6"),
+    ("E03.9 hypothyroidism with organic depressive disorder F06.3", "F06.3"),
+    ("S06.2 diffuse brain injury, F07.0 organic personality disorder", "F07.0"),
+    ("N39.0 urinary tract infection; F05.1 delirium superimposed on dementia", "F05.1"),
+    ("K70.3 alcoholic cirrhosis and F10.2 alcohol dependence", "F10.2"),
+    ("Vitamin B12 deficiency (E53.8) with organic depressive disorder F06.3", "F06.3"),
+    ("O99.3 mental disorder of the puerperium, F53.0", "F53.0"),
+    ("E51.2 / F10.6", "F10.6"),
+    ("G30.1 + F00.1", "F00.1"),
+    # near neighbours: a second diagnosis after a physical one, a cause alone, F first
+    ("E11.9 type 2 diabetes and F32.1 depressive episode", "E11.9"),
+    ("Diagnosis: E03.9", "E03.9"),
+    ("F10.6 amnesic syndrome due to E51.2", "F10.6"),
+]
+
+
+@pytest.mark.parametrize(("text", "code"), CAUSED_CODES)
+def test_the_mental_disorder_beside_its_cause_is_the_diagnosis(text, code):
+    assert read_both_ways(text) == (code, code)
+
+
+@pytest.mark.parametrize(
+    ("reply", "judge_codes", "code"),
+    [
+        ("E51.2 F10.6", ["E51.2", "F10.6"], "F10.6"),
+        ("G30.1 and F00.1", ["G30.1", "F00.1"], "F00.1"),
+        ("T90.5 sequelae, F07.0", ["none", "T90.5", "F07.0"], "F07.0"),
+        ("G30.1† F00.1*", ["G30.1", "F00.1"], "F00.1"),
+        # near neighbours: the judge's first code stays
+        ("I10 and F32.1", ["I10", "F32.1"], "I10"),
+        ("F10.6 due to E51.2", ["F10.6", "E51.2"], "F10.6"),
+        ("F32.1", ["F32.1"], "F32.1"),
+        ("no code", [], None),
+    ],
+)
+def test_the_judged_code_is_the_mental_disorder_beside_its_cause(reply, judge_codes, code):
+    from selfdx.instruments.answers.icd_code import diagnosis_code
+
+    assert diagnosis_code(reply, judge_codes) == code

@@ -264,9 +264,58 @@ def test_a_dual_coded_dementia_is_scored_by_its_asterisk_code(reply):
         ]
         == 1.0
     )
-    # without the convention's marks, the first code stays the answer
+    # without the convention's marks the cause still comes first, and F00.1 (an organic
+    # disorder, named by its cause) is the diagnosis on both paths; the judged path read G30.1
     plain = [turn(1, C), turn(2, D, ("G30.1", "F00.1"), reply="G30.1 and F00.1")]
     assert (
-        case_outcome(plain, "Diagnose", meta(gold="F00.1"), SEQUENTIAL).values["accuracy_group"]
+        case_outcome(plain, "Diagnose", meta(gold="F00.1"), SEQUENTIAL).values["accuracy_code"]
+        == 1.0
+    )
+    # a chapter V code that is a second diagnosis, not a manifestation: the first code stays
+    second = [turn(1, C), turn(2, D, ("E11.9", "F32.1"), reply="E11.9 and F32.1")]
+    assert (
+        case_outcome(second, "Diagnose", meta(gold="F32.1"), SEQUENTIAL).values["accuracy_group"]
         == 0.0
     )
+
+
+def demo_key(case_id: str) -> str:
+    """The key of a bundled demo case."""
+    import csv
+    from pathlib import Path
+
+    import selfdx
+
+    path = Path(selfdx.__file__).parent / "datasets" / "demo" / "safe_psych_demo.csv"
+    with path.open(encoding="utf-8", newline="") as handle:
+        (row,) = [row for row in csv.DictReader(handle) if row["id"] == case_id]
+    return row["diagnosis"]
+
+
+@pytest.mark.parametrize(
+    ("case_id", "codes", "reply"),
+    [
+        # delirium in a woman with Alzheimer's disease and a urinary tract infection
+        ("SYN-SP-006", ("N39.0", "F05.1"), "N39.0 urinary tract infection; F05.1 delirium"),
+        ("SYN-SP-006", ("G30.9", "F05.1"), "G30.9 Alzheimer's disease with F05.1 delirium"),
+        # depression due to severe hypothyroidism
+        ("SYN-SP-018", ("E03.9", "F06.3"), "E03.9 hypothyroidism, organic mood disorder F06.3"),
+        # delusions in temporal lobe epilepsy
+        ("SYN-SP-025", ("G40.2", "F06.2"), "G40.2 epilepsy with F06.2 organic delusional disorder"),
+        # personality change after a frontal brain injury
+        ("SYN-SP-026", ("S06.2", "F07.0"), "S06.2 brain injury; F07.0 personality change"),
+        ("SYN-SP-026", ("T90.5", "F07.0"), "T90.5 sequelae of head injury, F07.0"),
+    ],
+)
+def test_a_demo_case_answered_cause_first_is_scored_by_its_mental_disorder(case_id, codes, reply):
+    """The demo cases keyed to an organic disorder invite a reply that leads with the cause
+    (the infection, the thyroid, the epilepsy, the injury); the cause code was the answer, so a
+    right diagnosis was wrong at every level, on the judged path and on the unjudged one."""
+    gold = demo_key(case_id)
+    assert gold == codes[1]
+    judged = [turn(1, C), turn(2, D, codes, reply=reply)]
+    outcome = case_outcome(judged, "Diagnose", meta(gold=gold), SEQUENTIAL)
+    assert outcome.predicted_code == gold and outcome.values["accuracy_code"] == 1.0
+    structured = [turn(1, C), turn(2, D, reply=f"DIAGNOSE\n{reply}")]
+    outcome = case_outcome(structured, "Diagnose", meta(gold=gold), "structured_actions")
+    assert outcome.predicted_code == gold and outcome.values["accuracy_code"] == 1.0

@@ -1,7 +1,8 @@
 """Reading the diagnosis code of a Safe-Psych Diagnose turn.
 
-A judged turn's code is the judge's first code (the protocol's rule). A `structured_actions`
-reply has no judge, so its own text is read, as a clinician reads a note's conclusion:
+A judged turn's code is the judge's first code (the protocol's rule), save for a cause (below).
+A `structured_actions` reply has no judge, so its own text is read, as a clinician reads a
+note's conclusion:
 
 1. a diagnosis statement ("Diagnosis: F22.0", "Final diagnosis: ... F43.1", "The diagnosis is
    ...", a differential line marked "selected"): the first code of the last one that holds a
@@ -46,9 +47,18 @@ B12 low" names no code. After "vitamin" it is never a code, nor is B12 anywhere 
 category B12, and "cobalamin (B12)" is the vitamin). A code with its dot ("E53.8") is read
 wherever it stands.
 
-Where the code found is the dagger code of a dagger-asterisk pair (`G30.1† F00.1*`), or a
-G-chapter cause written beside its F00-F09 mental disorder ("G30.1 + F00.1"), the mental
-disorder's code is the diagnosis.
+A cause is written before the mental disorder it brings about, and the mental disorder's code is
+the diagnosis, on both paths: the asterisk code of a dagger-asterisk pair (`G30.1† F00.1*`);
+and, where the first code found is outside chapter V (a G-chapter cause as before, but also E,
+A, B, C, I, S, T and the rest), the first chapter V code after it when that code names a
+disorder by a condition coded elsewhere: an organic disorder (F00-F09: "G30.1 + F00.1", "E03.9
+hypothyroidism with F06.3", "S06.2 brain injury, F07.0"), one due to a substance (F10-F19:
+"E51.2 Wernicke with F10.6 amnesic syndrome", "K70.3 cirrhosis and F10.2"), a puerperal disorder
+(F53, beside "O99.3") or psychological factors of a physical disease (F54). Any other chapter V
+code after a non-F code ("E11.9 diabetes and F32.1 depression") is a second diagnosis, not a
+manifestation, and the first code stays the answer. On the judged path the judge's codes are read
+so: `diagnosis_code("E51.2 F10.6", ["E51.2", "F10.6"])` is F10.6. A cause and its disorder are
+never a choice ("G30.1 / F00.1").
 """
 
 from __future__ import annotations
@@ -83,7 +93,11 @@ CHOICE = re.compile(
     r"|cannot\s+(?:distinguish|decide)|can't\s+(?:distinguish|decide)|between)\b",
     re.IGNORECASE,
 )
-MENTAL_BESIDE_CAUSE = re.compile(r"^F0\d")
+# Chapter V codes that name a disorder by a condition coded elsewhere, so they are written after
+# their cause: organic disorders (F00-F09: "G30.1 F00.1", "E03.9 F06.3", "S06.2 F07.0") and
+# those due to a substance (F10-F19: "E51.2 F10.6"), the puerperal (F53, "O99.3 F53.0") and
+# the psychological factors of a physical disease (F54, "L20.8 F54").
+MENTAL_BESIDE_CAUSE = re.compile(r"^F(?:0\d|1\d|53|54)")
 OPEN = re.compile(
     r"\b(?:cannot|can't|can\s+not)\s+be\s+(?:excluded|ruled\s+out)|could\s+also|may\s+(?:also\s+)?be"
     r"|or\s+even|needs?\s+to\s+be\s+(?:excluded|ruled\s+out)|not\s+(?:yet\s+)?(?:excluded|ruled\s+out)"
@@ -235,11 +249,36 @@ def resolved(span: str, codes: list[str]) -> str:
     pair = manifestation_code(span, code)
     if pair != code:
         return normalize_code(pair)
-    if code.startswith("G"):
-        mental = [c for c in codes[1:] if MENTAL_BESIDE_CAUSE.match(c)]
-        if mental:
-            return mental[0]
+    return beside_cause(codes)
+
+
+def beside_cause(codes: list[str]) -> str:
+    """`codes[0]`, unless it is a cause outside chapter V and the first chapter V code after it
+    names a disorder by its cause (`MENTAL_BESIDE_CAUSE`): then that code, the mental disorder
+    a chapter V label codes ("E51.2 Wernicke's encephalopathy with F10.6 amnesic syndrome")."""
+    code = codes[0]
+    if code.startswith("F"):
+        return code
+    mental = next((c for c in codes[1:] if c.startswith("F")), None)
+    if mental is None:
+        return code
+    if MENTAL_BESIDE_CAUSE.match(mental):
+        return mental
+    if code.startswith("G"):  # a G-chapter cause before its organic disorder, further on
+        later = [c for c in codes[1:] if MENTAL_BESIDE_CAUSE.match(c) and c.startswith("F0")]
+        if later:
+            return later[0]
     return code
+
+
+def cause_pair(first: str, second: str) -> bool:
+    """Whether two codes are a cause and the chapter V disorder written beside it, in either
+    order, rather than two diagnoses."""
+    if {first[0], second[0]} == {"G", "F"}:
+        return True
+    return any(
+        a[0] != "F" and MENTAL_BESIDE_CAUSE.match(b) for a, b in ((first, second), (second, first))
+    )
 
 
 def loosely_written(reply: str) -> str:
@@ -336,13 +375,14 @@ def offered_as_choice(text: str) -> bool:
     """Whether two different codes (a cause beside its manifestation aside) are offered as a
     choice: a choice word or a slash between them ("F32.1 or F43.22", "F41.1 / F43.1")."""
     found = [(m.start(), m.end(), normalize_code(m.group(1))) for m in CODE.finditer(text)]
-    distinct = {code for _, _, code in found if not code.startswith("G")}
+    codes = [code for _, _, code in found]
+    caused = any(MENTAL_BESIDE_CAUSE.match(code) for code in codes)
+    distinct = {c for c in codes if not c.startswith("G") and (c.startswith("F") or not caused)}
     if len(distinct) > 1 and UNDECIDED.search(text):
         return True
     for (_, end, first), (start, _, second) in zip(found, found[1:], strict=False):
         between = text[end:start]
-        pair = {first[0], second[0]}
-        if first != second and pair != {"G", "F"} and len(between) <= 80:
+        if first != second and not cause_pair(first, second) and len(between) <= 80:
             if CHOICE.search(between) or re.fullmatch(r"[\s†*]*/\s*", between) or " / " in between:
                 return True
     return False
@@ -350,7 +390,13 @@ def offered_as_choice(text: str) -> bool:
 
 def diagnosis_code(reply: str, judge_codes: list[str] | None) -> str | None:
     """The code of a Diagnose turn: from `judge_codes` when the turn was judged (the judge's
-    first code), else (None) read from the reply itself (`reply_code`)."""
+    first code, or the mental disorder the judge lists after a cause as `beside_cause` reads
+    it), else (None) read from the reply itself (`reply_code`)."""
     if judge_codes is None:
         return reply_code(reply)
-    return manifestation_code(reply, first_code(judge_codes))
+    first = first_code(judge_codes)
+    code = manifestation_code(reply, first)
+    if code is None or code != first:
+        return code
+    listed = [c for c in (first_code([entry]) for entry in judge_codes) if c is not None]
+    return beside_cause(listed)
