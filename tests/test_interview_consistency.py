@@ -97,3 +97,31 @@ def test_a_guarded_patient_leaks_nothing_it_withheld():
     # a plain patient tells both, in any order
     assert inconsistencies(case, offline(case, kg, "plain", [TOGETHER, BELIEFS_AND_PERCEPTIONS]),
                            kg) == []  # fmt: skip
+
+
+@needs_data
+def test_not_sure_about_what_presupposes_a_withheld_matter_is_kept_back_too():
+    """Found in the 9-A style run (10 of 500 guarded cases): a bipolar I patient with psychotic
+    features that kept its strange beliefs back said "I'm honestly not sure about that." to
+    whether they came with the low spells, which accepts that they came at all; and a patient
+    whose opening complaint is a symptom of a group was counted as leaking that group."""
+    kg, cases = load_cases(str(RESOURCES), ["2"])
+    case = next(c for c in cases if c.id == "t2-D010_m001")
+    unsure = "Is this true for you: psychotic_symptoms and depressive_episode occur concurrently?"
+    guarded = offline(case, kg, "guarded", [BELIEFS_AND_PERCEPTIONS, unsure])
+    assert [t.patient.shown for t in guarded.turns] == ["I'd rather not go into that."] * 2
+    assert inconsistencies(case, guarded, kg) == []
+    plain = offline(case, kg, "plain", [unsure])
+    assert plain.turns[0].patient.shown == "I'm honestly not sure about that."
+    # the opening complaint tells its group: a psychotic depression opening with low mood
+    # (S024) that keeps its guilt (S030) back may still say how long the low spell has lasted
+    cases = load_cases(str(RESOURCES), ["2"])[1]
+    case = next(c for c in cases if c.id == "t2-D015_m006")
+    assert case.complaint == "S024"
+    guilt = "Have you been feeling worthless, or guilty about things?"
+    told = record(case, [
+        (guilt, "I'd rather not go into that.\nREVEALED: none"),
+        ("How long has the low mood been going on?",
+         "About five months.\nREVEALED: DURATION-depressive_episode"),
+    ])  # fmt: skip
+    assert inconsistencies(case, told, kg) == []

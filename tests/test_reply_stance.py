@@ -70,3 +70,19 @@ def test_a_question_that_asks_the_healthy_side_turns_the_label_round():
     assert item.said_to_question() == "affirms" == stance(item.reply)
     assert agreement([item], yes_no_only=False).rate == 1.0
     assert agreement([item]).items == 0  # not a question the patient check asks
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        ("I'm honestly not sure about that.", "unsure"),  # the offline patient's own words
+        ("I'm really not sure.", "unsure"),
+        ("I honestly don't know.", "unsure"),
+        ("I'm not sure.", "unsure"),
+        ("Honestly, yes.", "affirms"),
+        ("I'm really not sleeping well at all.", "affirms"),  # a statement, not a denial
+    ],
+)
+def test_not_sure_with_an_adverb_is_unsure(reply, expected):
+    """An adverb between "I'm" and "not sure" was read as a statement, so as a yes."""
+    assert stance(reply) == expected

@@ -55,7 +55,11 @@ EXPLICIT: tuple[tuple[Stance, str], ...] = (
     # "no" as an answer, not "no plan" or "no problem"
     ("denies", r"(no+|nope)(?=[,.!?;:]|$|\s+[-–—]|\s+(i|it|that|not|never|nothing|none|really)\b)"),
     ("denies", r"(nah|never|nothing|not me|not lately|not recently|not anymore)\b"),
-    ("unsure", r"(i'?m |i am )?not (sure|certain)|(i )?(don'?t|do not) (really )?know|dunno"),
+    (
+        "unsure",
+        r"(i'?m |i am )?(honestly |really |just |genuinely |truly |simply )?not (sure|certain)"
+        r"|(i )?(honestly |really |genuinely |truly |just )?(don'?t|do not) (really )?know|dunno",
+    ),
     ("unsure", r"hard to (say|tell|know)|difficult to (say|tell)"),
     (
         "unsure",

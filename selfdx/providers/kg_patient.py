@@ -122,7 +122,7 @@ def reply(system: str, question: str, earlier: tuple[str, ...]) -> tuple[str, tu
         denials = [says[i] for i in denied if not i.startswith("NO-S")] + [summary]
     else:
         denials = [says[i] for i in denied]
-    unsure = [UNSURE] if any(truth[i] == "unsure" for i in asked) else []
+    unsure = [UNSURE] if any(truth[i] == "unsure" and i not in held for i in asked) else []
     parts = list(dict.fromkeys([*told, *denials, *unsure]))
     if not parts:
         if is_diagnosis_question(question):
@@ -201,10 +201,17 @@ def leaking(
         i: WITHHELD
         for i in asked
         if by_id[i].subject != "symptom"
-        and by_id[i].truth in ("yes", "implied")
+        and by_id[i].truth in ("yes", "implied", "unsure")
         and risk_domain(by_id[i]) is None
-        and matters_in(says[i]) & hidden
+        and spoken_of(by_id[i], says[i]) & hidden
     }
+
+
+def spoken_of(topic: Topic, say: str) -> set[str]:
+    """The stigmatised matters a reply about `topic` speaks of: its own words', and for a fact
+    the patient is unsure of, the fact's ("not sure whether the voices came with the low
+    spells" accepts that there were voices)."""
+    return matters_in(say) | (matters_in(topic.text) if topic.truth == "unsure" else set())
 
 
 @offline_policy("kg-patient")

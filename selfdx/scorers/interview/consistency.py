@@ -6,9 +6,9 @@ transcript, for any patient model (`patient_contradictions`, one count per case)
   that fact alone.
 - **Leaked what it withheld**: a stigmatised symptom (`styles.fact_is_stigmatised`) asked
   about and kept back (a reply with a sentence that evades, and that does not reveal it), then,
-  before any symptom of its criterion group is revealed, a question about a fact that
-  presupposes that group (its duration or impairment, or a requirement that names the group)
-  answered with a yes.
+  before any symptom of its criterion group is revealed (the opening complaint counts), a
+  question about a fact that presupposes that group (its duration or impairment, or a
+  requirement that names the group) answered with a yes.
 
 Which facts a question asked about is the question reader's (`asked_about`, measured by
 `selfdx/question_check`); a reply's stance is the stance reader's (docs/patient_check.md).
@@ -51,7 +51,7 @@ def inconsistencies(case: InterviewCase, trace: InterviewRecord, kg: MentalKG) -
     topics = [topic_of(f) for f in [*case.facts, *case.absent]]
     facts = {f.id: f for f in case.facts}
     turns = [t for t in trace.turns if t.patient is not None and t.question is not None]
-    revealed_at: dict[str, int] = {}
+    revealed_at: dict[str, int] = {case.complaint: -1}  # the opening complaint, told unasked
     for number, turn in enumerate(turns):
         for fact_id in turn.patient.revealed:  # type: ignore[union-attr]
             revealed_at.setdefault(fact_id, number)
