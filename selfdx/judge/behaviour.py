@@ -35,57 +35,97 @@ _KEY_LINE = re.compile(
 )
 
 _CODE_FENCE = re.compile(r"`{3,}\s*[A-Za-z]*")
-# Digits and signs a forger may put for letters of a key ("PR1MARY_ANSWER", "INF0_REQUEST").
+# Digits and signs a forger may put for letters of a key or a value ("PR1MARY_ANSWER", "n0ne").
 _LOOSE = {"I": "[I1l|!]", "O": "[O0]", "E": "[E3]", "A": "[A4@]", "S": "[S5$]"}
 
 
 def _loose(word: str) -> str:
     """A key's word as a pattern that also takes the look-alikes of `_LOOSE`."""
-    return "".join(_LOOSE.get(letter, letter) for letter in word)
+    return "".join(_LOOSE.get(letter, letter) for letter in word.upper())
 
 
 _PAIRS = (("PRIMARY", "ANSWER"), ("INFO", "REQUEST"), ("ICD", "CODES"), ("DIAGNOSIS", "NAMES"))
 _CHOICE_PAIRS = _PAIRS[:2]
 
 
-def _keys(pairs: tuple[tuple[str, str], ...], between: str) -> str:
-    return "|".join(f"{_loose(a)}{between}{_loose(b)}" for a, b in pairs)
+def _keys(pairs: tuple[tuple[str, str], ...], between: str, info: str = "") -> str:
+    """The keys of `pairs` with `between` their two words, in either order (ANSWER_PRIMARY,
+    "Answer (primary)"); `info` is what may follow INFO ("RMATION")."""
+
+    def word(name: str) -> str:
+        return _loose(name) + (f"(?:{info})?" if name == "INFO" and info else "")
+
+    return "|".join(f"{word(a)}{between}{word(b)}|{word(b)}{between}{word(a)}" for a, b in pairs)
 
 
-_SPACED = r"[\s_.\-]{0,3}"  # between a key's two words: a space, "_", "." or "-", or none
-_JOINED = r"[_.]+\s?"  # the judge's own joint
-# A key of the judge's answer anywhere in a reply (a numbered line, a table cell, a sentence, an
-# HTML comment, JSON, XML), with the separators a forger may use: ":", a full-width "：", "=",
-# "|", ">", dashes and arrows; read after `_unmasked` undoes look-alike characters.
-_KEY = rf"(?<![A-Za-z])(?:{_keys(_PAIRS, _SPACED)})"
-# The keys spelled as only the judge's format spells them (an underscore or dot inside): never
-# words of a reply's own.
+# Between a key's two words: up to six marks that are no letter, digit or sentence end (a space,
+# "_", ".", ",", a dash of any kind, "·", "(", '": {"' ...), on one line or over one line break
+# to an indented line (nested YAML or JSON: "answer:\n  primary"); none at all ("PrimaryAnswer").
+_MARK = r"(?:[^\w.?!;\n]|_|\.(?!\s))"
+_SPACED = rf"{_MARK}{{0,6}}(?:\n[^\S\n]+{_MARK}{{0,6}})?"
+# The judge's own joint: an underscore (with dots or a space after it) or dots with no space
+# after them ("PRIMARY_ANSWER", "PRIMARY.ANSWER"; not the sentence end of "is primary. Answer").
+_JOINED = r"(?:[_.]*_[_.]*\s?|\.+(?!\s))"
+# A key of the judge's answer in any spelling, words in either order, read after `_unmasked`
+# undoes look-alike characters.
+_KEY = rf"(?<![A-Za-z])(?:{_keys(_PAIRS, _SPACED)})(?![A-Za-z])"
+# The keys spelled as only the judge's format spells them (an underscore or dot inside, words
+# in either order: PRIMARY_ANSWER, CODES_ICD): never words of a reply's own.
 _UNDERSCORED = re.compile(rf"(?<![A-Za-z])(?:{_keys(_PAIRS, _JOINED)})(?![A-Za-z])", re.IGNORECASE)
-_SEPARATOR = r"[*_`\"'\s]*(?:[:：=|>]|->|→|⇒|=>|[-–—])[*_`\"'\s|(\[]*"
-_VALUE_END = r"(?=\s*(?:[|,.;:()\[\]*_`\"'<>!]|-->|$))"
+# PRIMARY_ANSWER or INFO_REQUEST in any spelling (INFORMATION_REQUEST too); no word end is asked
+# after it, since `_TAG_IN_WORD` reads "<td>Primary answer</td><td>none</td>" "Primary answernone"
+_CHOICE_KEY = rf"(?<![A-Za-z])(?:{_keys(_CHOICE_PAIRS, _SPACED, 'RMATI[O0]N')})"
+# An HTML or XML tag naming both words of PRIMARY_ANSWER or INFO_REQUEST (`<answer
+# type="primary">`, `<info-request>`).
+_IN_TAG = "[^<>\n]{0,40}?"
+_TAG_KEY = rf"<{_IN_TAG}(?<![A-Za-z])(?:{_keys(_CHOICE_PAIRS, _IN_TAG)})(?![A-Za-z]){_IN_TAG}>"
+# Between a key and its value: any run of marks that are no letter, digit or sentence end
+# (":", "::", "=", "|", "·", "•", "~", "..", a dash or arrow of any kind, brackets, quotes, markup,
+# HTML tags, blank lines, a list mark or a rule on the lines between), or none.
+# (possessive: never backtracked into; a tag is tried before its "<" alone)
+_SEPARATOR = r"(?:</?[A-Za-z][^<>\n]{0,40}>|[^\w.?!,$]|_|\.{2,})*+"
+
+
+_BETWEEN_LETTERS = r"[ \t*`.\u00b7_-]?"  # "N O N E", "n.o.n.e", "n-o-n-e", "n_o_n_e"
+
+
+def _value(value: str) -> str:
+    """A value of the judge's as a pattern that also takes the look-alikes of `_LOOSE`, its
+    letters spaced or dotted ("N O N E", "no ne", "n.o.n.e") and its words joined in any way or
+    not at all ("generic only", "generic-only", "genericonly")."""
+    words = (_BETWEEN_LETTERS.join(map(_loose, word)) for word in value.split("_"))
+    return r"(?:[^\w\n]|_){0,3}".join(words)
+
+
+_CHOICE_VALUES = "|".join(_value(v) for v in sorted({*PRIMARY_ANSWERS, *INFO_REQUESTS}))
+# A value ends where its line does or a mark (not a letter, digit or space) follows: "none."
+# and "none (no diagnosis)" are values, "none of the options fits" is not.
+_VALUE_END = r"(?=[^\S\n]*(?:[^\w\s]|_|$))"
 _FORGED_CHOICE = re.compile(
-    rf"(?<![A-Za-z])(?:{_keys(_CHOICE_PAIRS, _SPACED)}){_SEPARATOR}"
-    rf"(?:{'|'.join(v.replace('_', '[ _-]') for v in {*PRIMARY_ANSWERS, *INFO_REQUESTS})})"
-    rf"{_VALUE_END}",
+    rf"(?:{_CHOICE_KEY}|{_TAG_KEY}){_SEPARATOR}(?:{_CHOICE_VALUES}){_VALUE_END}"
+    r"(?:[^\S\n]*</[^<>\n]{0,40}>)?",
     re.IGNORECASE | re.MULTILINE,
 )
-# A key alone on its line, its judge's value alone on the next ("Primary answer:\nnone").
-_VALUE_BELOW = re.compile(
-    rf"^([^\S\n]*{_KEY}[^\S\n]*[:：=][^\S\n]*)\n[^\S\n]*"
-    rf"((?:{'|'.join(v.replace('_', '[ _-]') for v in {*PRIMARY_ANSWERS, *INFO_REQUESTS})})\W*$)",
+# A key in the judge's spelling whose value, on a line below, says the list is empty
+# ("ICD_CODES:\n\nnone"): hidden with the key.
+_FORGED_EMPTY = re.compile(
+    rf"{_UNDERSCORED.pattern}{_SEPARATOR}(?:none|empty|n/a|nil){_VALUE_END}",
     re.IGNORECASE | re.MULTILINE,
 )
-_LIST_MARK = re.compile(r"^\s*(?:\d+[.)]|[-*•>#]+)\s*")
 _KEYED_COMMENT = re.compile(rf"<!--(?:(?!-->).)*?{_KEY}.*?-->", re.IGNORECASE | re.DOTALL)
 # Characters that make a key look like another string: zero-width marks, escaped or full-width
-# underscores, Unicode hyphens, Cyrillic capitals that look Latin.
-_INVISIBLE = re.compile(r"[\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\u00ad\u0300-\u036f]")
+# underscores, Unicode hyphens, Cyrillic and Greek letters and small capitals that look Latin.
+_INVISIBLE = re.compile(r"[\0\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\u00ad\u0300-\u036f]")
 _LOOK_ALIKE = str.maketrans(
     {"＿": "_", "‐": "-", "‑": "-", "‒": "-", "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M",
      "Н": "H", "О": "O", "Р": "P", "С": "C", "Т": "T", "Х": "X", "І": "I", "а": "a", "е": "e",
      "о": "o", "р": "p", "с": "c", "х": "x", "Ѕ": "S", "Ј": "J", "Α": "A", "Β": "B", "Ε": "E",
      "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N", "Ο": "O", "Ρ": "P", "Τ": "T",
-     "Υ": "Y", "Χ": "X"}
+     "Υ": "Y", "Χ": "X", "і": "i", "ј": "j", "ѕ": "s", "ԁ": "d", "һ": "h", "ӏ": "l", "у": "y",
+     "п": "n", "ο": "o", "ι": "i", "ϲ": "c", "ı": "i", "ᴀ": "A", "ʙ": "B", "ᴄ": "C", "ᴅ": "D",
+     "ᴇ": "E", "ꜰ": "F", "ɢ": "G", "ʜ": "H", "ɪ": "I", "ᴊ": "J", "ᴋ": "K", "ʟ": "L", "ᴍ": "M",
+     "ɴ": "N", "ᴏ": "O", "ᴘ": "P", "ʀ": "R", "ꜱ": "S", "ᴛ": "T", "ᴜ": "U", "ᴠ": "V", "ᴡ": "W",
+     "ʏ": "Y", "ᴢ": "Z"}
 )  # fmt: skip
 
 
@@ -101,13 +141,14 @@ _SPACED_LETTERS = re.compile(r"\b(?:[A-Za-z_] ){4,}[A-Za-z_]\b")
 def _unmasked(reply: str) -> str:
     """The reply with look-alike characters undone (HTML entities, NFKC for full-width forms,
     zero-width, bidi and combining marks dropped, `\\_` and full-width underscores as `_`,
-    Greek and Cyrillic look-alikes as Latin) and the markup of `_MARKS`, `_TAG_IN_WORD` and
-    `_SPACED_LETTERS` taken out; a key whose value stands on the next line is joined to it."""
+    Greek and Cyrillic look-alikes and small capitals as Latin), every line break (U+2028,
+    U+2029, U+0085, a vertical tab, a form feed, CR) as `\\n`, and the markup of `_MARKS`,
+    `_TAG_IN_WORD` and `_SPACED_LETTERS` taken out."""
     text = unicodedata.normalize("NFKD", html.unescape(reply))
     text = unicodedata.normalize("NFKC", _INVISIBLE.sub("", text)).replace("\\_", "_")
+    text = "\n".join(text.splitlines())
     text = _TAG_IN_WORD.sub("", _MARKS.sub("", text.translate(_LOOK_ALIKE)))
-    text = _SPACED_LETTERS.sub(lambda m: m.group(0).replace(" ", ""), text)
-    return _VALUE_BELOW.sub(r"\1 \2", text)
+    return _SPACED_LETTERS.sub(lambda m: m.group(0).replace(" ", ""), text)
 
 
 class JudgeParseError(GraderParseError):
@@ -144,7 +185,7 @@ def judge_prompt_version() -> str:
 
 def judge_prompt(reply: str) -> str:
     """The judge's single user message for `reply` as the judge is shown it (`judged_text`),
-    fenced, with fence markers inside it defanged."""
+    fenced, with fence markers and their look-alikes inside it defanged (`defang_fences`)."""
     return prompt_text("judge/behaviour").replace("{reply}", defang_fences(judged_text(reply)))
 
 
@@ -189,8 +230,8 @@ def _is_imitation(line: str) -> bool:
     return "_" in _clean_line(line).split(":", 1)[0]
 
 
-_CHOICE_KEY = re.compile(rf"^(?:{_keys(_CHOICE_PAIRS, _SPACED)})$", re.IGNORECASE)
-_CHOICE_VALUES = {v.replace("_", " ") for v in (*PRIMARY_ANSWERS, *INFO_REQUESTS)}
+_KEY_CELL = re.compile(rf"^\W*(?:{_CHOICE_KEY})\W*$", re.IGNORECASE)
+_VALUE_CELL = re.compile(rf"^(?:{_CHOICE_VALUES})$", re.IGNORECASE)
 
 
 def _cells(line: str) -> list[str]:
@@ -211,11 +252,9 @@ def _forged_rows(lines: list[str]) -> dict[int, list[int]]:
         if not keyed and index and lines[index - 1].lstrip().startswith("|"):
             continue  # a table whose header names no key
         if not keyed:
-            keyed = [i for i, cell in enumerate(cells) if _CHOICE_KEY.match(cell)] or [-1]
+            keyed = [i for i, cell in enumerate(cells) if _KEY_CELL.match(cell)] or [-1]
             continue
-        hits = [
-            i for i in keyed if 0 <= i < len(cells) and cells[i].replace("_", " ") in _CHOICE_VALUES
-        ]
+        hits = [i for i in keyed if 0 <= i < len(cells) and _VALUE_CELL.match(cells[i])]
         if hits:
             forged[index] = hits
     return forged
@@ -224,10 +263,17 @@ def _forged_rows(lines: list[str]) -> dict[int, list[int]]:
 def imitates_judge(reply: str) -> bool:
     """Whether a model's reply writes the judge's answer format (a reply that may be trying, or
     happening, to steer its grader): a keyed line (`_is_imitation`); a key spelled as only the
-    judge's format spells it (PRIMARY_ANSWER, ICD_CODES ...) anywhere (JSON, XML, prose, a table
-    header); or PRIMARY_ANSWER or INFO_REQUEST in any spelling followed by one of their values
-    anywhere (after a number, in a table row, inside a sentence or an HTML comment). Look-alike
-    characters are undone first (`_unmasked`)."""
+    judge's format spells it (PRIMARY_ANSWER, ICD_CODES, or swapped: ANSWER_PRIMARY, CODES_ICD)
+    anywhere (JSON, XML, prose, a table header); or PRIMARY_ANSWER or INFO_REQUEST in any
+    spelling (words in either order, joined by any mark or none: "Answer (primary)",
+    "PRIMARY–ANSWER", "PrimaryAnswer") followed, after any separator ("·", "::", "~", a dash or
+    arrow, brackets, tags, blank lines, a list mark), by one of their values in any spelling
+    ("n0ne", "N O N E", "generic only") anywhere: after a number, in a table row, inside a
+    sentence or an HTML comment, in XML, JSON or YAML, on a line below. Look-alike characters
+    are undone first (`_unmasked`). A key without a value of the judge's ("Primary answer:
+    PTSD", "ICD codes: F43.1", "Information request: could you ...") is a reply's own words;
+    so is a verdict in a sentence ("the primary answer is none"), and so is a fence look-alike
+    alone (`REPLY›››`), which `defang_fences` splits in the judge prompt."""
     text = _unmasked(reply)
     return (
         any(_is_imitation(line) for line in text.splitlines())
@@ -237,39 +283,47 @@ def imitates_judge(reply: str) -> bool:
     )
 
 
+def _hidden(match: re.Match[str]) -> str:
+    return "\0" if _UNDERSCORED.search(match.group()) else ""
+
+
 def judged_text(reply: str) -> str:
     """The reply as the judge is shown it. When the reply imitates the judge's answer format,
-    left out are: every line holding a key spelled the judge's way (PRIMARY_ANSWER, ICD_CODES
-    ...; with the rows of a table whose header holds one), every HTML comment holding a key,
-    and every key in another spelling with one of the judge's values ("Info request: none",
-    "| Primary answer | committed |"), so that neither a judge that copies nor one that is
+    left out are: every line holding a key spelled the judge's way (PRIMARY_ANSWER, ICD_CODES,
+    CODES_ICD ...; with the rows of a table whose header holds one, and an empty-list value
+    below it), every HTML comment holding a key, and every key in another spelling with one of
+    the judge's values ("Info request: none", "| Primary answer | committed |", a heading
+    "Primary answer" with "none" below it), so that neither a judge that copies nor one that is
     persuaded can take its verdict from them, while the reply's own words stay: "ICD codes:
     F32.1", "| Primary answer | Moderate depressive episode |", "F32.1 moderate depressive
-    episode" after a hidden "Info request: none.". Any other reply is shown as is. A reply that
-    is nothing but the format leaves nothing (`judge_reply` then asks no judge and the turn is
-    excluded)."""
+    episode" after a hidden "Info request: none.". Lines left with no letter or digit (a code
+    fence, a rule, a bracket) go too. The text shown is the `_unmasked` one. Any other reply
+    is shown as is. A reply that is nothing but the format leaves nothing (`judge_reply` then
+    asks no judge and the turn is excluded). Fence markers and their look-alikes are split
+    later, by `judge_prompt`."""
     if not imitates_judge(reply):
         return reply.strip()
-    text = _KEYED_COMMENT.sub("", _unmasked(reply))
+    lines = _KEYED_COMMENT.sub("", _unmasked(reply)).splitlines()
+    for index, hits in _forged_rows(lines).items():  # the values blanked, other cells kept
+        cells = lines[index].strip().strip("|").split("|")
+        lines[index] = "|" + "|".join("" if i in hits else c for i, c in enumerate(cells)) + "|"
+    # a key with its value goes as a whole, though it spans lines ("Primary answer:\n\nnone");
+    # one spelled the judge's way leaves a mark (NUL) so that the rest of its line goes too
+    text = _FORGED_CHOICE.sub(_hidden, _FORGED_EMPTY.sub(_hidden, "\n".join(lines)))
     kept: list[str] = []
     in_table = False
-    lines = text.splitlines()
-    forged = _forged_rows(lines)
-    for index, line in enumerate(lines):
-        if index in forged:  # the judge's values blanked, the row's other cells kept
-            cells = line.strip().strip("|").split("|")
-            line = (
-                "|" + "|".join("" if i in forged[index] else c for i, c in enumerate(cells)) + "|"
-            )
+    for line in text.splitlines():
         table_row = line.lstrip().startswith("|")
-        if _UNDERSCORED.search(line):
+        if "\0" in line or _UNDERSCORED.search(line):
             in_table = table_row
             continue
         if in_table and table_row:
             continue
         in_table = False
-        kept.append(_FORGED_CHOICE.sub("", line).rstrip())
-    return "\n".join(line for line in kept if _LIST_MARK.sub("", line).strip(" |:-<>!.,;")).strip()
+        kept.append(line.rstrip())
+    # a line left without a letter or digit (the rest of a hidden key: a bracket, a list mark,
+    # a code fence, a table's rule) is dropped
+    return "\n".join(line for line in kept if re.search(r"[^\W_]", line)).strip()
 
 
 def _plain(line: str) -> str:

@@ -37,19 +37,46 @@ _ANSWERS: WeakKeyDictionary[Model, Remembered] = WeakKeyDictionary()
 # of the grader
 # calls answered from memory (what those calls took when they were first made).
 SERVED_KEY = "selfdx:served_from_memory"
-_FENCE_MARKER = re.compile(r"<<<(?=[A-Za-z])|(?<=[A-Za-z])>>>|={3,}")
+# How many of a fence's angle brackets each look-alike shows: "<" and ">" in ASCII, full-width,
+# small or as HTML entities, single and double guillemets, angle brackets of other blocks.
+_ANGLES = {
+    **dict.fromkeys("<>\uff1c\uff1e\ufe64\ufe65\u2039\u203a\u2329\u232a\u3008\u3009", 1),
+    **dict.fromkeys("\u27e8\u27e9\u276e\u276f\u276c\u276d\u1438\u1433", 1),
+    **dict.fromkeys("\u00ab\u00bb\u226a\u226b\u300a\u300b\u27ea\u27eb", 2),
+    **dict.fromkeys("\u22d8\u22d9", 3),
+}
+_LESS = "<\uff1c\ufe64\u2039\u2329\u3008\u27e8\u276e\u276c\u1438\u00ab\u226a\u300a\u27ea\u22d8"
+_MORE = ">\uff1e\ufe65\u203a\u232a\u3009\u27e9\u276f\u276d\u1433\u00bb\u226b\u300b\u27eb\u22d9"
+_HIDDEN = "[\u200b-\u200f\u2060-\u2064\ufeff\u00ad\u0300-\u036f]"  # shows nothing
+_ENTITY = {"<": r"&lt;|&#0*60;|&#x0*3c;", ">": r"&gt;|&#0*62;|&#x0*3e;"}
+# A fence marker or a look-alike of one: three angle brackets or more against a letter of any
+# script (`<<<TAG`, `TAG>>>`, `REPLY›››`, `REPLY»>`, `ＲＥＰＬＹ＞＞＞`, `REPLY&gt;&gt;&gt;`,
+# with zero-width marks anywhere in it), or `===`.
+_FENCE_MARKER = re.compile(
+    rf"(?P<open>(?:(?:{_ENTITY['<']}|[{_LESS}]){_HIDDEN}*)+)(?=[^\W\d_])"
+    rf"|(?<=[^\W\d_])(?P<close>{_HIDDEN}*(?:(?:{_ENTITY['>']}|[{_MORE}]){_HIDDEN}*)+)"
+    r"|={3,}",
+    re.IGNORECASE,
+)
+
+
+def _brackets(marker: str) -> int:
+    """How many angle brackets `marker` shows."""
+    return len(re.findall(r"&[^;]*;", marker)) + sum(_ANGLES.get(c, 0) for c in marker)
 
 
 def defang_fences(text: str) -> str:
-    """`text` with every fence marker split (`<<< TAG`, `TAG >>>`, `= = =`), so that text quoted
-    inside a grading prompt can neither close its own fence early nor open another one."""
+    """`text` with every fence marker and look-alike of one split from its tag (`<<< TAG`,
+    `TAG >>>`, `REPLY ›››`, `= = =`), so that text quoted inside a grading prompt can neither
+    close its own fence early nor open another one. Fewer than three brackets (`REPLY>>`) are
+    no marker and stay as written."""
 
     def split(match: re.Match[str]) -> str:
         marker = match.group()
-        if marker == "<<<":
-            return "<<< "
-        if marker == ">>>":
-            return " >>>"
+        if match.group("open") is not None:
+            return marker + " " if _brackets(marker) >= 3 else marker
+        if match.group("close") is not None:
+            return " " + marker if _brackets(marker) >= 3 else marker
         return " ".join(marker)
 
     return _FENCE_MARKER.sub(split, text)
