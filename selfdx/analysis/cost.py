@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 
 import fsspec
@@ -71,16 +72,98 @@ UNCOUNTED_NOTE = (
 ROLE_NAMES = {"model": "model under test"}
 
 
+PRICE_FIELDS = tuple(ModelCost.model_fields)  # input, output, input_cache_write, input_cache_read
+
+
+class _Mapping(dict):
+    """A JSON object or YAML mapping as read, with the keys it gave more than once (`repeated`):
+    Python's readers keep only the last value of a repeated key and say nothing."""
+
+    repeated: tuple[str, ...] = ()
+
+
+def _mapping(pairs: list[tuple[object, object]], repeated: list[object]) -> _Mapping:
+    mapping = _Mapping(pairs)
+    mapping.repeated = tuple(dict.fromkeys(str(key) for key in repeated))
+    return mapping
+
+
+def _json_object(pairs: list[tuple[str, object]]) -> _Mapping:
+    keys = [key for key, _ in pairs]
+    return _mapping(pairs, [key for i, key in enumerate(keys) if key in keys[:i]])
+
+
+class _PriceLoader(yaml.SafeLoader):
+    """YAML's safe loader, keeping the keys a mapping gives twice (merge keys, `<<`, may be
+    overridden: that is what they are for), and reading `1e-6` and `2.5e6` as numbers (YAML 1.1
+    takes a float only with a dot and a signed exponent, and a string is not a price)."""
+
+
+_PriceLoader.add_implicit_resolver(
+    "tag:yaml.org,2002:float",
+    re.compile(r"^[-+]?[0-9][0-9_]*(?:\.[0-9_]*)?[eE][-+]?[0-9]+$"),
+    list("-+0123456789"),
+)
+
+
+def _yaml_mapping(loader: _PriceLoader, node: yaml.MappingNode) -> _Mapping:
+    keys: list[object] = []
+    for key_node, _ in node.value:
+        if key_node.tag != "tag:yaml.org,2002:merge":
+            keys.append(loader.construct_object(key_node, deep=True))
+    repeated = [key for i, key in enumerate(keys) if key in keys[:i]]
+    return _mapping(list(loader.construct_mapping(node, deep=True).items()), repeated)
+
+
+_PriceLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _yaml_mapping)
+
+
+def _a_number(value: object) -> bool:
+    """Whether `value` is a finite number in quotes ("1.5")."""
+    try:
+        return isinstance(value, str) and math.isfinite(float(value))
+    except ValueError:
+        return False
+
+
+def _price(where: str, value: object) -> float:
+    """One price as a number of dollars per million tokens, or a SelfdxError naming `where`
+    (the file, the model and the field) and what is wrong with it."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        shown = json.dumps(value) if isinstance(value, bool | str | None) else repr(value)
+        hint = " (write the number without quotes)" if _a_number(value) else ""
+        raise SelfdxError(
+            f"{where}: expected a number of dollars per million tokens, got {shown}{hint}"
+        )
+    try:
+        number = float(value)
+    except OverflowError:  # a whole number of more than 308 digits
+        raise SelfdxError(f"{where}: a number too large to be a price") from None
+    if math.isnan(number):
+        raise SelfdxError(f"{where}: NaN is not a price")
+    if math.isinf(number):
+        raise SelfdxError(f"{where}: {value!r} is not a finite price")
+    if number < 0:
+        raise SelfdxError(f"{where}: a price cannot be negative, got {value!r}")
+    return number
+
+
 def load_prices(path: str | Path) -> dict[str, ModelCost]:
     """A price table (YAML or JSON, Inspect's `--model-cost-config` format), checked: a
-    SelfdxError names the file, the model and the field that is wrong."""
+    SelfdxError names the file, the model and the field that is wrong. Each price must be a
+    finite number >= 0 (not NaN, infinity, true or a quoted number); a model listed twice, a
+    field given twice and a field Inspect does not price are refused rather than one of them
+    kept or left out."""
     fs, where = fsspec.core.url_to_fs(str(path))  # a local file or one on a store (s3://...)
     if not fs.isfile(where):
         raise SelfdxError(f"--prices {path}: no such file")
     try:
         with fs.open(where, "r", encoding="utf-8") as file:
             text = file.read()
-        data = json.loads(text) if str(path).endswith(".json") else yaml.safe_load(text)
+        if str(path).endswith(".json"):
+            data = json.loads(text, object_pairs_hook=_json_object)
+        else:
+            data = yaml.load(text, Loader=_PriceLoader)  # a SafeLoader
     except (OSError, UnicodeDecodeError, json.JSONDecodeError, yaml.YAMLError) as exc:
         reason = " ".join(str(exc).split())  # YAML's message spans lines
         raise SelfdxError(f"--prices {path}: not readable as YAML or JSON: {reason}") from exc
@@ -89,24 +172,37 @@ def load_prices(path: str | Path) -> dict[str, ModelCost]:
             f"--prices {path}: expected model names mapped to input, output, "
             "input_cache_write and input_cache_read (dollars per million tokens)"
         )
+    if isinstance(data, _Mapping) and data.repeated:
+        raise SelfdxError(
+            f"--prices {path}: {', '.join(data.repeated)} is listed more than once (only one "
+            "price per model)"
+        )
     prices: dict[str, ModelCost] = {}
     for model, fields in data.items():
         if not isinstance(fields, dict):
             raise SelfdxError(f"--prices {path}: {model}: expected a mapping of prices")
+        if isinstance(fields, _Mapping) and fields.repeated:
+            raise SelfdxError(
+                f"--prices {path}: {model}: {', '.join(fields.repeated)} is given more than once"
+            )
+        unknown = [str(name) for name in fields if name not in PRICE_FIELDS]
+        if unknown:
+            raise SelfdxError(
+                f"--prices {path}: {model}: {', '.join(unknown)}: not a price Inspect counts "
+                f"(the fields are {', '.join(PRICE_FIELDS)})"
+            )
+        checked = {
+            name: _price(f"--prices {path}: {model}: {name}", v) for name, v in fields.items()
+        }
+        if str(model) in prices:  # 1 and "1" in YAML: two keys, one model name
+            raise SelfdxError(f"--prices {path}: {model} is listed more than once")
         try:
-            prices[str(model)] = ModelCost(**fields)
-        except (ValidationError, TypeError) as exc:
-            problems = (
-                "; ".join(
-                    f"{'.'.join(map(str, e['loc'])) or 'field'}: {e['msg']}" for e in exc.errors()
-                )
-                if isinstance(exc, ValidationError)
-                else str(exc)
+            prices[str(model)] = ModelCost(**checked)
+        except ValidationError as exc:  # a field missing
+            problems = "; ".join(
+                f"{'.'.join(map(str, e['loc'])) or 'field'}: {e['msg']}" for e in exc.errors()
             )
             raise SelfdxError(f"--prices {path}: {model}: {problems}") from exc
-        bad = [k for k, v in fields.items() if isinstance(v, int | float) and v < 0]
-        if bad:
-            raise SelfdxError(f"--prices {path}: {model}: {bad[0]}: a price cannot be negative")
     return prices
 
 
