@@ -22,6 +22,7 @@ from selfdx.scheduler import resolve_shard
 from selfdx.shard_layout import SHARD_KEY, SHARDS_SUFFIX, ids_digest, sample_share
 from selfdx.sweep import (
     below,
+    check_counts,
     default_variants,
     needs_judge,
     sweep_roles,
@@ -68,10 +69,8 @@ def run_sample_sweep(
             "the Safe-Psych judge needs a model for the 'grader' role: pass --grader "
             "<provider/model> (offline: --grader selfdx/rules-judge)"
         )
-    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
-        raise ArgumentError(
-            f"limit: --split samples takes a number of first samples, got {limit!r}"
-        )
+    # --split samples takes the first `limit` samples by position: no (start, stop) range
+    check_counts(1, grader_connections, max_connections, limit, ranges=False)
     for taken in ("sample_id", "sample_shuffle"):
         if eval_set_args.get(taken) is not None:
             raise ArgumentError(f"{taken}: --split samples chooses each shard's samples itself")

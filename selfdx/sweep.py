@@ -22,7 +22,7 @@ from typing import Any
 from inspect_ai import Task, eval_set, task_with
 from inspect_ai.model import GenerateConfig, get_model
 
-from selfdx.arguments import PositiveInt, checked
+from selfdx.arguments import NonNegativeInt, PositiveInt, checked
 from selfdx.datasets.strategies import STRATEGIES, asks_judge, check_strategy
 from selfdx.errors import ArgumentError, warn
 from selfdx.sweep_budget import Budget, budgeted, mark_unfinished, spending
@@ -75,6 +75,36 @@ def below(log_dir: str, name: str) -> str:
 def shard_log_dir(log_dir: str, shard: tuple[int, int]) -> str:
     """The folder of one shard's eval-set (below the sweep's folder)."""
     return below(log_dir, f"shard-{shard[0]}-of-{shard[1]}")
+
+
+AT_LEAST_ONE = "expected a whole number of at least 1"
+
+
+def check_counts(
+    processes: int = 1,
+    grader_connections: int = 10,
+    max_connections: int | None = None,
+    limit: Any = None,
+    ranges: bool = True,
+) -> None:
+    """The sweep's counts, each a whole number of at least 1, or an ArgumentError naming the
+    argument: Inspect reads a `limit` of -3 as all the cases but the last 3, and of 0 as none,
+    so a typo would run another sweep than the one asked for without a word. `limit` may also
+    be Inspect's (start, stop) range of cases where `ranges` (0 <= start < stop)."""
+    checked("processes", processes, PositiveInt, AT_LEAST_ONE)
+    checked("grader_connections", grader_connections, PositiveInt, AT_LEAST_ONE)
+    if max_connections is not None:
+        checked("max_connections", max_connections, PositiveInt, AT_LEAST_ONE)
+    if limit is None:
+        return
+    if ranges and isinstance(limit, tuple):
+        start, stop = checked(
+            "limit", limit, tuple[NonNegativeInt, PositiveInt], "expected (start, stop) >= 0"
+        )
+        if start >= stop:
+            raise ArgumentError(f"limit: a (start, stop) range needs start < stop, got {limit}")
+        return
+    checked("limit", limit, PositiveInt, f"{AT_LEAST_ONE} (the first cases of each task)")
 
 
 def default_variants(benchmark: str, variants: list[Any] | None) -> list[Any]:
@@ -142,7 +172,7 @@ def run_sweep(
     `budget` (`selfdx.sweep_budget`) caps what the whole sweep spends, across its shards,
     processes and reruns; when it is spent no sample starts, and this returns False.
     """
-    checked("processes", processes, PositiveInt, "expected a whole number of at least 1")
+    check_counts(processes, grader_connections, max_connections, eval_set_args.get("limit"))
     repeated = sorted({model for model in models if models.count(model) > 1})
     if repeated:  # a shard would run both copies, and the report pool them as seeds
         raise ArgumentError(f"--models: {', '.join(repeated)} is listed more than once")

@@ -4,6 +4,7 @@ Safe-Psych and MentalBench tasks against it with bounded retries and timeouts.""
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import shlex
 import subprocess
@@ -93,6 +94,21 @@ def run_watched(
         stop_process(process)  # also on Ctrl-C
 
 
+def bad_number(args: argparse.Namespace) -> str | None:
+    """What is wrong with a count or a number of seconds given (one line naming the option), or
+    None: `inspect eval --limit -3` runs every case but the last 3, `--limit 0` none."""
+    counts = ("limit", "max_tokens", "threads")
+    for name in counts:
+        value = getattr(args, name, None)
+        if value is not None and value < 1:
+            return f"--{name.replace('_', '-')}: expected a whole number of at least 1, got {value}"
+    for name in ("time_limit", "ready_timeout"):
+        value = getattr(args, name, None)
+        if value is not None and not 0 < value < math.inf:  # NaN fails both
+            return f"--{name.replace('_', '-')}: expected a number of seconds above 0, got {value}"
+    return None
+
+
 def main(argv: list[str] | None = None, server: ServerCommand | None = None) -> int:
     """The command line; `server` replaces the server command (tests)."""
     parser = argparse.ArgumentParser(prog="python -m selfdx.local_model", description=DESCRIPTION)
@@ -119,6 +135,10 @@ def main(argv: list[str] | None = None, server: ServerCommand | None = None) -> 
             help="seconds for the server to start and answer a one-token probe",
         )
     args = parser.parse_args(argv)
+    problem = bad_number(args)
+    if problem is not None:
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
     try:
         if args.command == "path":
             print(gguf_path())
