@@ -146,7 +146,8 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
     variants: list[Any] | None = listed("--strategies", args.strategies or None)
     if args.types:
-        # the same values as the task's `types`: 1, 2, 3, 4, 4a, 4b (checked by the task)
+        # the same values as the task's `types`: 1, 2, 3, 4, 4a, 4b, high (checked as the task
+        # checks them, each given once: `selfdx.sweep.check_variants`)
         variants = [int(t) if t.isdigit() else t for t in listed("--types", args.types) or []]
     if args.split == "samples":  # the shards share each task's samples
         from selfdx.sample_shards import sweep_samples

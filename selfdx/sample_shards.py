@@ -23,6 +23,7 @@ from selfdx.shard_layout import SHARD_KEY, SHARDS_SUFFIX, ids_digest, sample_sha
 from selfdx.sweep import (
     below,
     check_counts,
+    check_variants,
     default_variants,
     needs_judge,
     sweep_roles,
@@ -71,6 +72,7 @@ def run_sample_sweep(
         )
     # --split samples takes the first `limit` samples by position: no (start, stop) range
     check_counts(1, grader_connections, max_connections, limit, ranges=False)
+    check_variants(benchmark, variants)
     for taken in ("sample_id", "sample_shuffle"):
         if eval_set_args.get(taken) is not None:
             raise ArgumentError(f"{taken}: --split samples chooses each shard's samples itself")

@@ -107,6 +107,23 @@ def check_counts(
     checked("limit", limit, PositiveInt, f"{AT_LEAST_ONE} (the first cases of each task)")
 
 
+def check_variants(benchmark: str, variants: list[Any] | None) -> None:
+    """The sweep's types (MentalBench, the interview: read as the task reads them,
+    `type_choices`) or strategies, each given once: a task per variant would run a repeated
+    type or strategy twice, and `4,4a` Type 4a twice."""
+    if not variants:
+        return
+    if benchmark in ("mentalbench", "interview"):
+        from selfdx.datasets.mentalbench.filters import type_choices
+
+        type_choices(variants, "--types")
+        return
+    names = [str(variant).strip() for variant in variants]
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        raise ArgumentError(f"--strategies: {', '.join(repeated)} is listed more than once")
+
+
 def default_variants(benchmark: str, variants: list[Any] | None) -> list[Any]:
     if variants:
         return list(variants)
@@ -173,6 +190,7 @@ def run_sweep(
     processes and reruns; when it is spent no sample starts, and this returns False.
     """
     check_counts(processes, grader_connections, max_connections, eval_set_args.get("limit"))
+    check_variants(benchmark, variants)
     repeated = sorted({model for model in models if models.count(model) > 1})
     if repeated:  # a shard would run both copies, and the report pool them as seeds
         raise ArgumentError(f"--models: {', '.join(repeated)} is listed more than once")

@@ -100,6 +100,7 @@ def mentalbench_generate(
     check_counts = flag("check_counts", check_counts)
     if types is None or (isinstance(types, str) and not types.strip()):
         raise ArgumentError(f"types: expected 1, 2, 3, 4, 4a or 4b (or a list), got {types!r}")
+    variants = normalise_types(types)  # before the graph is read: a repeated type is refused
     chosen_style = check_style(style)
     length_bounds(min_words, max_words, length_slack)
     grading = check_grade(grade)
@@ -108,7 +109,7 @@ def mentalbench_generate(
     graph = load_kg(kg, PUBLISHED_COUNTS if check_counts else None)
     profiles = sample_profiles(
         graph,
-        normalise_types(types),
+        variants,
         n,
         seed=seed,
         variants_per_seed=variants_per_seed,

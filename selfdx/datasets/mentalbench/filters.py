@@ -19,23 +19,47 @@ from selfdx.errors import ArgumentError
 logger = logging.getLogger(__name__)
 
 
-def normalise_types(types: ArgList) -> tuple[str, ...]:
-    """Variants to run ('1', '2', '3', '4a', '4b'); a type 4 (or `high`, the clear tier)
-    means both 4a and 4b."""
-    parts = listed("types", types)
-    if parts is None:
-        return VARIANTS
-    chosen: set[str] = set()
-    for part in parts:
+def type_choices(types: ArgList, argument: str = "types") -> list[tuple[str, tuple[str, ...]]]:
+    """Each type as given, in order, with the variants it chooses ('1', '2', '3', '4a', '4b'; a
+    type 4, or `high`, the clear tier, chooses both 4a and 4b); [] for None. The one reader of
+    MentalBench and interview types: the tasks' `types` and `selfdx sweep --types`.
+
+    A type given twice (`1,1`), or two that choose the same variant (`4,4a`: 4 is 4a and 4b), is
+    an ArgumentError naming `argument` and the repeat: run once it would not be what was asked
+    for, run twice (a sweep's task per type) it would count the same cases twice."""
+    parts = listed(argument, types)
+    chosen: list[tuple[str, tuple[str, ...]]] = []
+    by: dict[str, tuple[str, str]] = {}  # variant: (the type that chose it, as given; read)
+    for part in parts or []:
         text = re.sub(r"^type\s*", "", part.lower())
         if text in ("4", "high"):
-            chosen.update(("4a", "4b"))
+            variants: tuple[str, ...] = ("4a", "4b")
         elif text in VARIANTS:
-            chosen.add(text)
+            variants = (text,)
         else:
             raise ArgumentError(
-                f"types: {part!r} is not a MentalBench type (1, 2, 3, 4, 4a, 4b or high)"
+                f"{argument}: {part!r} is not a MentalBench type (1, 2, 3, 4, 4a, 4b or high)"
             )
+        common = [variant for variant in variants if variant in by]
+        if common:
+            earlier, read = by[common[0]]
+            if read == text:
+                raise ArgumentError(f"{argument}: {part} is given more than once")
+            raise ArgumentError(
+                f"{argument}: {part} overlaps {earlier} (both choose {', '.join(common)}; 4 and "
+                "high are 4a and 4b): give each type once"
+            )
+        by.update((variant, (part, text)) for variant in variants)
+        chosen.append((part, variants))
+    return chosen
+
+
+def normalise_types(types: ArgList) -> tuple[str, ...]:
+    """Variants to run ('1', '2', '3', '4a', '4b'), in that order (`type_choices`); every
+    variant for None."""
+    if types is None:
+        return VARIANTS
+    chosen = {variant for _, variants in type_choices(types) for variant in variants}
     return tuple(variant for variant in VARIANTS if variant in chosen)
 
 
