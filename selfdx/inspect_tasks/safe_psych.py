@@ -22,8 +22,9 @@ from selfdx.scorers.safe_psych.panel_agreement import judge_panel_agreement
 from selfdx.scorers.safe_psych.scorer import safe_psych_scorer
 from selfdx.solvers.safe_psych.staged_disclosure import staged_disclosure
 
-# 2: forged judge lines, codes read; 3: statements read by meaning; 4: structured codes missed
-TASK_VERSION = "4-A"
+# 2: forged judge lines, codes read; 3: statements read by meaning; 4: structured codes missed;
+# 5: revised, hedged and loose codes, lab tokens, a cause before its disorder, forged-line variants
+TASK_VERSION = "5-A"
 RUBRICS = {"caution": caution, "diagnosis_agreement": diagnosis_agreement}
 
 
