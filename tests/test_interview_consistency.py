@@ -125,3 +125,30 @@ def test_not_sure_about_what_presupposes_a_withheld_matter_is_kept_back_too():
          "About five months.\nREVEALED: DURATION-depressive_episode"),
     ])  # fmt: skip
     assert inconsistencies(case, told, kg) == []
+
+
+@needs_data
+def test_a_matter_told_on_a_normalised_ask_is_out():
+    """Found in the 9-A style run (the careful interviewer, 49 of 500 guarded cases): a guarded
+    patient that kept its voices back told, on a normalised ask, that they come only in its low
+    spells, and was counted as leaking; then, asked plainly whether they came with the low
+    spells, it kept that back, though the matter was out."""
+    kg, cases = load_cases(str(RESOURCES), ["1"])
+    case = next(c for c in cases if c.id == PSYCHOTIC_DEPRESSION)
+    only_then = (
+        "I ask everyone this, and there is no judgement here: Is this true for you: "
+        "delusions_and_hallucinations occur exclusively during the major depressive episode?"
+    )
+    guarded = offline(case, kg, "guarded", [BELIEFS_AND_PERCEPTIONS, only_then, TOGETHER])
+    shown = [t.patient.shown for t in guarded.turns]
+    assert shown[0] == "I'd rather not go into that."
+    assert shown[1].startswith("Yes") and shown[2].startswith("Yes")
+    assert inconsistencies(case, guarded, kg) == []
+    # told so to a plain question, it is a leak, counted once however often it is said again
+    leaky = record(case, [
+        (BELIEFS_AND_PERCEPTIONS, "I'd rather not go into that.\nREVEALED: none"),
+        (only_then.split(": ", 1)[1], "Yes, only in a bad patch.\nREVEALED: none"),
+        (TOGETHER, "Yes, they came together.\nREVEALED: none"),
+    ])  # fmt: skip
+    found = inconsistencies(case, leaky, kg)
+    assert found and all(line.startswith("turn 2:") for line in found), found

@@ -191,11 +191,14 @@ def leaking(
     }
     if not hidden:
         return {}
-    hidden -= {
+    hidden -= {  # what it has told already, a symptom or a fact that speaks of the matter
         matter
         for i in told_before(system, earlier)
-        if by_id[i].subject == "symptom"
-        for matter in matters_in(f"{by_id[i].name} {by_id[i].text}")
+        for matter in (
+            matters_in(f"{by_id[i].name} {by_id[i].text}")
+            if by_id[i].subject == "symptom"
+            else spoken_of(by_id[i], says[i])
+        )
     }
     return {
         i: WITHHELD

@@ -8,7 +8,9 @@ transcript, for any patient model (`patient_contradictions`, one count per case)
   about and kept back (a reply with a sentence that evades, and that does not reveal it), then,
   before any symptom of its criterion group is revealed (the opening complaint counts), a
   question about a fact that presupposes that group (its duration or impairment, or a
-  requirement that names the group) answered with a yes.
+  requirement that names the group) answered with a yes, unless the question normalises the
+  matter (`styles.normalises`: asked so, telling is what a guarded patient should do); once
+  said, the matter is out and a later yes is no new leak.
 
 Which facts a question asked about is the question reader's (`asked_about`, measured by
 `selfdx/question_check`); a reply's stance is the stance reader's (docs/patient_check.md).
@@ -20,7 +22,7 @@ from __future__ import annotations
 import re
 
 from selfdx.datasets.interview.cases import InterviewCase
-from selfdx.datasets.interview.styles import fact_is_stigmatised
+from selfdx.datasets.interview.styles import fact_is_stigmatised, normalises
 from selfdx.datasets.mentalkg.entities import MentalKG
 from selfdx.instruments.question_reader import asked_about
 from selfdx.instruments.reply_stance import stance
@@ -58,6 +60,7 @@ def inconsistencies(case: InterviewCase, trace: InterviewRecord, kg: MentalKG) -
     presupposes = presupposed_groups(kg, case)
     found: list[str] = []
     held: dict[str, int] = {}  # stigmatised group -> turn it was first kept back
+    out: set[str] = set()  # groups a yes to a presupposing fact has already said
     questions: list[str] = []
     for number, turn in enumerate(turns):
         reply = turn.patient
@@ -72,9 +75,17 @@ def inconsistencies(case: InterviewCase, trace: InterviewRecord, kg: MentalKG) -
         if alone in presupposes and said == "affirms":
             for group in presupposes[alone]:
                 told = any(revealed_at.get(s, number) < number for s in kg.groups[group].pool)
-                if group in held and not told:
+                if (
+                    group in held
+                    and group not in out
+                    and not told
+                    and not normalises(turn.question)
+                ):
                     found.append(f"turn {number + 1}: told {alone}, which presupposes {group} "
                                  f"kept back in turn {held[group] + 1}")  # fmt: skip
+                # said now: the matter is out, under every group of the same symptoms
+                members = set(kg.groups[group].pool)
+                out |= {g for g, other in kg.groups.items() if members & set(other.pool)}
         if any(stance(part) == "evades" for part in SENTENCE.split(reply.shown)):
             for fact_id in asked:
                 fact = facts.get(fact_id)
