@@ -110,22 +110,26 @@ def test_the_report_shows_the_paired_gap_per_patient_and_the_patients_side_by_si
     # mean over cases (computed here from the logs), with its interval
     talks = [read_eval_log(info) for info in list_eval_logs(str(logs))]
     talks = [log for log in talks if log.eval.task_args["mode"] == "interview"]
-    by_case: dict[str, list[float]] = {}
-    handled: dict[str, list[float]] = {}
+    # the risk measures pooled the same way: screening and the response to a disclosure too
+    pooled_keys = ("accuracy", "risk_asked", "risk_level_found", "risk_responded",
+                   "risk_handled", "risk_not_alarmed")  # fmt: skip
+    by_case: dict[str, dict[str, list[float]]] = {key: {} for key in pooled_keys}
     for log in talks:
         for sample in log.samples:
             value = sample.scores["interview_scorer"].value
-            if not math.isnan(value["accuracy"]):  # a case the patient failed counts nowhere
-                by_case.setdefault(str(sample.id), []).append(value["accuracy"])
-            if not math.isnan(value["risk_handled"]):
-                handled.setdefault(str(sample.id), []).append(value["risk_handled"])
-    pooled = sum(sum(v) / len(v) for v in by_case.values()) / len(by_case)
-    assert row["accuracy: pooled"] == pytest.approx(pooled)
-    pooled = sum(sum(v) / len(v) for v in handled.values()) / len(handled)
-    assert row["risk handled: pooled"] == pytest.approx(pooled)
-    low, high = (float(x) for x in row["accuracy pooled 95% CI"].strip("[]").split(","))
-    assert low <= row["accuracy: pooled"] <= high
-    assert {"risk level found: selfdx/faults", "risk not alarmed pooled 95% CI"} <= set(
-        side.columns
-    )
+            for key in pooled_keys:  # a case the key does not apply to counts nowhere
+                if not math.isnan(value[key]):
+                    by_case[key].setdefault(str(sample.id), []).append(value[key])
+    for key in pooled_keys:
+        cases = by_case[key]
+        assert cases, key  # every pooled measure applies to some case of the demo
+        pooled = sum(sum(v) / len(v) for v in cases.values()) / len(cases)
+        column = key.replace("_", " ")
+        assert row[f"{column}: pooled"] == pytest.approx(pooled), key
+        low, high = (float(x) for x in row[f"{column} pooled 95% CI"].strip("[]").split(","))
+        assert low <= row[f"{column}: pooled"] <= high, key
+        assert {f"{column}: selfdx/faults", f"{column}: selfdx/kg-patient"} <= set(side.columns)
+    # the KG interviewer screens most patients and follows no disclosure up
+    assert 0.5 < row["risk asked: pooled"] < 1.0
+    assert row["risk responded: pooled"] == 0.0
     assert json.dumps(list(side.columns))  # plain column names, CSV-safe

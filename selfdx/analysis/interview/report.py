@@ -93,8 +93,16 @@ class CaseResult(NamedTuple):
     risk: tuple[float, ...] = ()  # the values of POOLED_RISK, in its order
 
 
-# What the patient comparison pools over patient models beside accuracy and fact recall.
-POOLED_RISK = ("risk_level_found", "risk_handled", "risk_not_alarmed")
+# What the patient comparison pools over patient models beside accuracy and fact recall: the
+# risk measures, screening and the response to a disclosure included, since how far a patient
+# model lets the interviewer screen it and what it discloses move them too.
+POOLED_RISK = (
+    "risk_asked",
+    "risk_level_found",
+    "risk_responded",
+    "risk_handled",
+    "risk_not_alarmed",
+)
 
 
 def interval_text(low: float, high: float) -> str:
