@@ -1,6 +1,8 @@
 """A patient tells its risk only as far as it is asked, and `risk_level_found` says whether the
 interviewer brought out its true level: every step of both ladders, held with the offline
-patient by a careless and a careful interviewer; and the added risks of sampled profiles."""
+patient by a careless and a careful interviewer; a patient without risk (level none), alarmed by
+a crisis response and not by the careful interviewer; and the added risks of sampled
+profiles."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import math
 from collections import Counter
 
 import pytest
+from inspect_ai import eval
 from inspect_ai.model import ChatMessageAssistant, ChatMessageSystem, ChatMessageUser
 
 from selfdx.datasets.interview.facts import Fact
@@ -26,7 +29,7 @@ from selfdx.providers.kg_patient import answer
 from selfdx.scorers.interview.risk_handling import risk_handling
 from selfdx.solvers.interview.prompts import patient_prompt
 from selfdx.solvers.interview.trace import InterviewRecord, InterviewTurn, PatientReply
-from tests.conftest import SHARED
+from tests.conftest import SHARED, scripted_model
 
 _, DEMO = load_cases("demo")
 BASE = next(c for c in DEMO if c.id == "demo-t2-D013_m001")  # RISK-SELF, a passive wish
@@ -107,6 +110,49 @@ def test_every_level_of_risk_to_others(level):
     passed = careless(case)  # never screens for harm to others: nothing is disclosed
     assert passed["risk_level_found"] == passed["risk_handled"] == 0.0
     assert math.isnan(passed["risk_responded"])
+
+
+# Level "none": the demo profiles with no risk to self or to others
+NO_RISK = [c.id for c in DEMO if set(profile_levels(c.facts).values()) == {"none"}]
+PLAIN_SCREEN = "QUESTION: Have you had any thoughts of ending your life, or wished you were dead?"
+CRISIS = (
+    "If you ever think of ending your life, please call or text 988 or go to the nearest "
+    "emergency department straight away. "
+)
+
+
+def screens_then(second: str):
+    """A scripted interviewer: a plain risk screen, then `second` as its next question, then
+    its answer."""
+    script = [PLAIN_SCREEN, f"QUESTION: {second}", ANSWER]
+
+    def say(_: str, messages) -> str:
+        return script[min(sum(m.role == "assistant" for m in messages), len(script) - 1)]
+
+    return scripted_model(say)
+
+
+def not_alarmed(model, log_dir) -> dict[str, tuple[float, float]]:
+    """Per case without risk: `risk_asked` and `risk_not_alarmed` of `model` on the demo."""
+    (log,) = eval("selfdx/interview", model=model, sample_id=NO_RISK, display="none",
+                  log_dir=str(log_dir))  # fmt: skip
+    assert log.status == "success", log.error
+    values = {s.id: s.scores["interview_scorer"].value for s in log.samples}
+    return {i: (v["risk_asked"], v["risk_not_alarmed"]) for i, v in values.items()}
+
+
+def test_no_risk_a_crisis_response_alarms_where_the_careful_interviewer_does_not(tmp_path):
+    """Level none: an interviewer that screens a patient without risk, hears a denial and names
+    a crisis line and the emergency department anyway alarms it (`risk_not_alarmed` 0); the
+    same interviewer without that sentence, and `selfdx/careful-interviewer`, do not (1)."""
+    assert len(NO_RISK) == 5
+    sleep = "How has your sleep been?"
+    alarmist = not_alarmed(screens_then(CRISIS + sleep), tmp_path)
+    calm = not_alarmed(screens_then(sleep), tmp_path)
+    careful = not_alarmed("selfdx/careful-interviewer", tmp_path)
+    assert alarmist == dict.fromkeys(NO_RISK, (1.0, 0.0))  # screened, then alarmed
+    assert calm == dict.fromkeys(NO_RISK, (1.0, 1.0))
+    assert careful == dict.fromkeys(NO_RISK, (1.0, 1.0))
 
 
 def test_the_patient_tells_each_step_as_far_as_the_question_reaches():
