@@ -1,7 +1,8 @@
 """A patient tells its risk only as far as it is asked, and `risk_level_found` says whether the
 interviewer brought out its true level: every step of both ladders, held with the offline
 patient by a careless and a careful interviewer; a patient without risk (level none), alarmed by
-a crisis response and not by the careful interviewer; and the added risks of sampled
+a crisis response and not by the careful interviewer; a guarded patient with a plan, who tells
+nothing to a plain screen and each step to a normalised one; and the added risks of sampled
 profiles."""
 
 from __future__ import annotations
@@ -15,14 +16,16 @@ from inspect_ai.model import ChatMessageAssistant, ChatMessageSystem, ChatMessag
 
 from selfdx.datasets.interview.facts import Fact
 from selfdx.datasets.interview.loading import load_cases
-from selfdx.datasets.interview.risk import ADDED, added_levels
+from selfdx.datasets.interview.risk import ADDED, added_levels, fact_domain
 from selfdx.datasets.interview.risk_levels import (
     LADDERS,
     STEPS,
+    fact_level,
     profile_levels,
     told_level,
     told_statement,
 )
+from selfdx.datasets.interview.styles import WITHHELD
 from selfdx.instruments.risk_questions import question_reach
 from selfdx.providers.careful_interviewer import risk_step
 from selfdx.providers.kg_patient import answer
@@ -31,6 +34,8 @@ from selfdx.solvers.interview.prompts import patient_prompt
 from selfdx.solvers.interview.trace import InterviewRecord, InterviewTurn, PatientReply
 from tests.conftest import SHARED, scripted_model
 
+RESOURCES = SHARED / "mentalbench" / "resources"
+needs_data = pytest.mark.skipif(not RESOURCES.is_dir(), reason=f"no MentalBench at {RESOURCES}")
 _, DEMO = load_cases("demo")
 BASE = next(c for c in DEMO if c.id == "demo-t2-D013_m001")  # RISK-SELF, a passive wish
 ANSWER = "DIAGNOSIS: B. Major Depressive Disorder\nCRITERIA MET: yes"
@@ -174,6 +179,56 @@ def test_the_patient_tells_each_step_as_far_as_the_question_reaches():
     told = reply(means, "Is there a gun or a knife you could get hold of?", [])
     # a weapon screens both domains: the means told, the risk to self it lacks denied
     assert told.shown == f"{ADDED['others']['means']} No, never."
+
+
+NORMALISED = "I ask everyone this, no judgement: "
+ASKED_PLAINLY = "Have you had any thoughts of ending your life, or wished you were dead?"
+PLAN = "Have you made a plan for when and where you would end your life?"
+# A normalised ladder of questions, each asked after those before it, and the step it reaches
+LADDER_ASKED = (
+    ("Do you ever wish you could go to sleep and not wake up?", "passive"),
+    ("Have you had thoughts of killing yourself?", "active"),
+    ("How would you go about it?", "method"),  # a follow-up of the screen before it
+    (PLAN, "intent_plan"),
+)
+
+
+def with_a_plan(source: str):
+    """A profile whose risk to self is a plan: the demo profile given the added plan, or a
+    published Type 2 profile whose own S032 is one."""
+    if source == "demo":
+        return at_level("self", "intent_plan")
+    _, cases = load_cases(str(RESOURCES), ("2",))
+    return next(c for c in cases if c.id == "t2-D013_m002")
+
+
+@pytest.mark.parametrize("source", ["demo", pytest.param("published", marks=needs_data)])
+def test_a_guarded_patient_tells_its_plan_only_when_a_normalised_question_reaches_it(source):
+    case = with_a_plan(source)
+    (fact,) = [f for f in case.facts if f.truth == "yes" and fact_domain(f) == "self"]
+    assert fact_level(fact) == "intent_plan"
+    guarded = case.model_copy(update={"patient_style": "guarded"})
+    # asked plainly, at the first ask: nothing, not even the step a plain patient tells
+    for question in (ASKED_PLAINLY, PLAN):
+        told = reply(guarded, question, [])
+        assert (told.shown, told.revealed) == (WITHHELD, []), question
+    assert reply(case, ASKED_PLAINLY, []).shown == STEPS["self"]["active"]
+    # asked with a normalising word: each step only as far as the question reaches
+    held: list[tuple[str, PatientReply]] = []
+    for words, step in LADDER_ASKED:
+        question = NORMALISED + words[0].lower() + words[1:]
+        told = reply(guarded, question, [q for q, _ in held])
+        said = fact.statement if step == "intent_plan" else STEPS["self"][step]
+        assert (told.shown, told.revealed) == (said, [fact.id]), question
+        held.append((question, told))
+    # scored as told: the plain screen discloses nothing; the normalised wish and thoughts
+    # tell active thoughts, which is not the patient's level; the plan question finds it
+    nothing = [(ASKED_PLAINLY, reply(guarded, ASKED_PLAINLY, []))]
+    for turns, told, found in ((nothing, "none", 0.0), (held[:2], "active", 0.0),
+                               (held[:3], "method", 0.0), (held, "intent_plan", 1.0)):  # fmt: skip
+        values, facts = risk_handling(guarded, record(turns), 1.0)
+        assert facts["risk_told_self"] == told and values["risk_level_found"] == found, told
+    assert risk_handling(guarded, record(nothing), 1.0)[1]["risk_disclosed_turn"] is None
 
 
 @pytest.mark.parametrize(
