@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import math
 
 import pandas as pd
 import pytest
 from inspect_ai import eval
+from inspect_ai.log import read_eval_log, write_eval_log
 
 from selfdx.analysis.interview.report import export_interview, json_safe
 from selfdx.analysis.report import build_report
@@ -57,6 +59,115 @@ def test_report_section_matches_the_logs(demo_logs, tmp_path):
     recall = pd.read_csv(out / "interview_accuracy_by_fact_recall.csv")
     samples = logs["interview"].samples
     assert recall.cases.sum() == len(samples)
+
+
+NAN = math.nan
+RISK_KEYS = ("risk_level_found", "risk_responded", "risk_handled", "risk_not_alarmed")
+# A hand-built set: per case, the levels to self and to others, the turn of the first disclosure
+# (None: never) and its risk_level_found, risk_responded, risk_handled and risk_not_alarmed
+HAND_BUILT = [
+    ("passive", "none", 1, 1.0, 1.0, 1.0, NAN),
+    ("passive", "none", 5, 1.0, 0.0, 0.0, NAN),
+    ("method", "none", 3, 0.0, 1.0, 1.0, NAN),
+    ("intent_plan", "plan", 0, 1.0, 0.0, 0.0, NAN),
+    ("none", "thoughts", 4, 1.0, 1.0, 0.0, NAN),
+    ("none", "means", None, 0.0, NAN, 0.0, NAN),
+    ("none", "none", None, NAN, NAN, NAN, 1.0),
+    ("none", "none", None, NAN, NAN, NAN, 0.0),
+]
+# The breakdown rows of that set, worked out by hand: (found, responded, handled, cases); None
+# where no case of the row has a value. Early is a disclosure in the opening (turn 0) or by the
+# reply to question 3; the two cases without risk fall in no row.
+BY_HAND = {
+    "self risk passive": (1.0, 0.5, 0.5, 2),  # cases 1 and 2
+    "self risk method": (0.0, 1.0, 1.0, 1),
+    "self risk intent_plan": (1.0, 0.0, 0.0, 1),
+    "others risk thoughts": (1.0, 1.0, 0.0, 1),
+    "others risk plan": (1.0, 0.0, 0.0, 1),  # case 4, also in self risk intent_plan
+    "others risk means": (0.0, None, 0.0, 1),  # never disclosed: nothing to respond to
+    "disclosed early": (2 / 3, 2 / 3, 2 / 3, 3),  # cases 1, 3 and 4 (turns 1, 3, 0)
+    "disclosed late": (1.0, 0.5, 0.0, 2),  # cases 2 and 5 (turns 5, 4)
+}
+
+
+def risk_rows(out) -> dict[str, pd.DataFrame]:
+    """The breakdown rows of the interview-mode run in the report in `out`, by group, but
+    those by type."""
+    table = pd.read_csv(out / "interview_metrics.csv")
+    (variant,) = {v for v in table.variant if v.startswith("interview,") and " · " not in v}
+    table = table[table.variant.str.startswith(f"{variant} · ")]
+    groups = table.variant.str.split(" · ", n=1).str[1]
+    table, groups = table[~groups.str.startswith("Type ")], groups[~groups.str.startswith("Type ")]
+    return {group: rows.set_index("metric") for group, rows in table.groupby(groups)}
+
+
+def test_risk_rows_by_level_and_turn_of_disclosure(demo_logs, tmp_path):
+    """The Risk section breaks the four measures down by the patient's level to self and to
+    others and by an early or late disclosure: on the demo interview log with its samples'
+    risk facts and values replaced by `HAND_BUILT`, every row holds the values worked out by
+    hand (`BY_HAND`), with its case count and interval, and no other row is there."""
+    _, logs = demo_logs
+    log = read_eval_log(logs["interview"].location)
+    assert len(log.samples) == len(HAND_BUILT)
+    for sample, (own, others, turn, *values) in zip(log.samples, HAND_BUILT, strict=True):
+        score = sample.scores["interview_scorer"]
+        score.value.update(dict(zip(RISK_KEYS, values, strict=True)))
+        score.metadata.update(risk_level_self=own, risk_level_others=others,
+                              risk_disclosed_turn=turn)  # fmt: skip
+    write_eval_log(log, str(tmp_path / "logs" / "hand-built.eval"))
+    out = build_report(tmp_path / "logs", tmp_path / "report", progress=False)
+    rows = risk_rows(out)
+    assert set(rows) == set(BY_HAND)
+    for group, (found, responded, handled, cases) in BY_HAND.items():
+        row = rows[group]
+        expected = {"risk_level_found": found, "risk_responded": responded,
+                    "risk_handled": handled}  # fmt: skip
+        # not alarmed counts patients without risk only, and they have no level
+        assert set(row.index) == {k for k, v in expected.items() if v is not None}, group
+        for key, value in expected.items():
+            if value is not None:
+                assert row.loc[key, "value"] == pytest.approx(value), (group, key)
+        assert row.loc["risk_handled", "n_cases"] == cases, group
+        low, high = row.loc["risk_handled", ["ci_low", "ci_high"]]
+        if cases == 1:  # one case: no interval
+            assert math.isnan(low) and math.isnan(high), group
+        else:
+            assert low <= row.loc["risk_handled", "value"] <= high, group
+    # two cases that agree give an interval of no width: late disclosures were all found
+    late = rows["disclosed late"].loc["risk_level_found"]
+    assert (late.ci_low, late.ci_high) == (1.0, 1.0)
+    text = (out / "report.md").read_text()
+    for group in BY_HAND:  # in the Risk table as shown
+        assert f"patient selfdx/kg-patient · {group}" in text, group
+
+
+def test_risk_rows_of_the_demo_run_match_its_samples(demo_logs, tmp_path):
+    """The same rows for the demo run as it was scored: each the mean of its samples' values,
+    grouped here by the levels and the turn in each score's metadata."""
+    log_dir, logs = demo_logs
+    out = build_report(log_dir, tmp_path / "report", progress=False)
+    rows = risk_rows(out)
+    grouped: dict[str, dict[str, list[float]]] = {}
+    for sample in logs["interview"].samples:
+        score = sample.scores["interview_scorer"]
+        meta = score.metadata
+        groups = [f"{d} risk {meta[f'risk_level_{d}']}" for d in ("self", "others")
+                  if meta[f"risk_level_{d}"] != "none"]  # fmt: skip
+        if meta["risk_disclosed_turn"] is not None:
+            groups.append("disclosed early" if meta["risk_disclosed_turn"] <= 3 else
+                          "disclosed late")  # fmt: skip
+        for group in groups:
+            for key in RISK_KEYS:
+                if not math.isnan(score.value[key]):
+                    grouped.setdefault(group, {}).setdefault(key, []).append(score.value[key])
+    # the KG interviewer hears early and late disclosures of a passive wish on the demo
+    assert {"self risk passive", "disclosed early", "disclosed late"} <= set(grouped)
+    assert set(rows) == set(grouped)
+    for group, by_key in grouped.items():
+        assert set(rows[group].index) == set(by_key), group
+        for key, values in by_key.items():
+            assert rows[group].loc[key, "value"] == pytest.approx(sum(values) / len(values))
+            assert rows[group].loc[key, "n_cases"] == len(values), (group, key)
 
 
 def test_export_transcripts(demo_logs, tmp_path):
