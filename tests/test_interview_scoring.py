@@ -485,3 +485,45 @@ def test_a_past_disorder_beside_the_current_one_is_set_aside(demo, answer, code)
     reading = read_answer(answer, case, disorder_names(), "free_text")
     assert reading.code == code, reading
     assert reading.status == ("named" if code else "unreadable"), reading
+
+
+# Issue fix6-iv, an adversarial probe: a name the writer disowns, a revision, a rule-out beside
+# another letter, "X with Y comorbid" and a rating scale's name were read as a diagnosis.
+@pytest.mark.parametrize(
+    ("answer", "answer_format", "code", "status"),
+    [
+        ("I don't think it's GAD.", "free_text", None, "unreadable"),
+        ("I doubt it's GAD.", "free_text", None, "unreadable"),
+        ("I wouldn't call this GAD.", "free_text", None, "unreadable"),
+        ("Can't say GAD.", "free_text", None, "unreadable"),
+        ("Without GAD.", "free_text", None, "unreadable"),
+        ("GAD is the least likely.", "free_text", None, "unreadable"),
+        ("GAD would be a mistake here.", "free_text", None, "unreadable"),
+        ("Anything but GAD.", "free_text", None, "unreadable"),
+        ("D. No wait — B.", "letters", None, "hedged"),
+        ("B. No wait — D.", "letters", None, "hedged"),
+        ("B, no, wait, D", "letters", None, "hedged"),
+        ("B. On second thought, D.", "letters", None, "hedged"),
+        ("B. I was wrong - D", "letters", None, "hedged"),
+        ("B. Scratch that, D.", "letters", None, "hedged"),
+        ("Adjustment disorder. No wait — GAD.", "free_text", None, "hedged"),
+        ("D with B comorbid", "letters", None, "several"),
+        ("r/o D; B", "letters", None, "hedged"),
+        ("MDD (PHQ-9 = 18, GAD-7 = 6)", "free_text", "D013", "named"),
+        ("GAD (GAD-7: 15/21, PHQ-9 4)", "free_text", "D011", "named"),
+        # the near neighbours, still read
+        ("GAD", "free_text", "D011", "named"),
+        ("Not PTSD but GAD", "free_text", "D011", "named"),
+        ("GAD, not MDD", "free_text", "D011", "named"),
+        ("I think it's GAD.", "free_text", "D011", "named"),
+        ("GAD (most likely)", "free_text", "D011", "named"),
+        ("D", "letters", "D011", "named"),
+        ("D, not B", "letters", "D011", "named"),
+    ],
+)
+def test_a_disowned_revised_or_scale_name_is_not_credited(
+    demo, answer, answer_format, code, status
+):
+    kg, case = demo
+    reading = read_answer(answer, case, kg, answer_format)
+    assert (reading.code, reading.status) == (code, status), reading.reason

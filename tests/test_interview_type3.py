@@ -109,3 +109,21 @@ def test_an_extra_option_is_wrong_and_counts_in_precision(log_dir):
     assert got["accuracy"] == 0.0
     assert got["type3_precision"] == pytest.approx(8 / 12) and got["type3_recall"] == 1.0
     assert got["type3_f1"] == pytest.approx(2 * 8 / (12 + 8))
+
+
+# Issue fix6-iv: a listed option ruled out is no member of the set; a set revised is a hedge.
+@pytest.mark.parametrize(
+    ("answer", "status", "letters"),
+    [
+        ("- C\n- D\n- A (ruled out)", "named", "CD"),
+        ("- C\n- D", "named", "CD"),
+        ("C and D\n\nActually just C.", "hedged", ""),
+        ("C and D", "named", "CD"),
+    ],
+)
+def test_a_ruled_out_item_or_a_revised_set(answer, status, letters):
+    kg, cases = load_cases("demo", ["3"])
+    case = next(c for c in cases if c.id == "demo-t3-D013-D014_h001")  # key C and D
+    reading = read_answer(answer, case, kg, "letters")
+    expected = frozenset(case.option_codes["ABCD".index(x)] for x in letters)
+    assert (reading.status, reading.codes) == (status, expected), reading.reason

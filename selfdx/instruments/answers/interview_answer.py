@@ -7,9 +7,16 @@ The rule (stated in docs/interview.md):
    or sentences), that says "not", "no", "ruled out", "rules out", "excluded", "excludes",
    "excluding", "unlikely", "rather than", "instead of", "less likely" or "doesn't fit". A
    negated or ruled-out name is never the answer; so is one that "was considered" (weighed and
-   set aside). "Rule out X" (r/o) is the clinician's "X is still to be excluded", and "does not
-   exclude X", "consider X", "differential: X" and "low confidence" keep X open: hedges. An
-   answer revised after it ("Edit: A", "Wait - A fits better") is a hedge, never credited.
+   set aside), one the writer disowns ("I don't think it's X", "I doubt it's X", "I wouldn't
+   call this X", "Can't say X", "Without X", "Anything but X") and one set aside after it ("X
+   is the least likely", "X would be a mistake"); a bare cue in brackets ("- A (ruled out)")
+   rules out the name or list item before it. "Rule out X" (r/o) is the clinician's "X is
+   still to be excluded", and "does not exclude X", "consider X", "differential: X" and "low
+   confidence" keep X open: hedges; in the letters format a rule-out anywhere ("r/o D; B")
+   holds the answer open. An answer revised after it ("Edit: A", "Wait - A fits better", "No
+   wait - A", "No, wait", "On second thought", "I was wrong", "Scratch that", a later sentence
+   or line opening "Actually") is a hedge, never credited. A rating scale and its score
+   ("GAD-7 = 6", "PHQ-9", "PCL-5", "Y-BOCS", "ASRS") names no diagnosis and is read past.
 2. Letters format: what is left is read as MentalBench's strict parser reads an answer
    statement (`instruments/answers/strict_parser`): markdown, case and "Option B" are
    tolerated, option names count as their letters. One letter is the answer; a hedge ("A or
@@ -23,8 +30,8 @@ The rule (stated in docs/interview.md):
    current one ("History of anorexia nervosa; current bulimia nervosa", "Acute stress disorder
    (too early for PTSD)") is set aside, and the current one is the answer.
 4. Type 3 (every option that applies): every option named is the answer, as a set ("A & C",
-   two names, "X with comorbid Y", a bulleted list); a choice between them ("A or C", "A and
-   probably C", "A / C?") is a hedge, invalid as for one option.
+   two names, "X with comorbid Y" or "X with Y comorbid", a bulleted list); a choice between
+   them ("A or C", "A and probably C", "A / C?") is a hedge, invalid as for one option.
 
 Disorder names are read whole: the parentheses and slash of "Attention-Deficit/Hyperactivity
 Disorder (Combined Presentation)" are part of the name, not a clause break or a hedge. A
@@ -49,8 +56,9 @@ from selfdx.instruments.answers.strict_parser import parse_strict
 # The disorders an answer may name: the graph, or a code -> name table (the answer check's).
 Disorders = MentalKG | Mapping[str, str]
 AnswerStatus = Literal["named", "hedged", "several", "unreadable"]
-# a comma, a semicolon, a line break, "but", or the full stop of a sentence (not "B. <name>")
-CLAUSES = re.compile(r"[,;\n]+|\bbut\b|(?<!\b[A-Za-z])\.\s+", re.IGNORECASE)
+# a comma, a semicolon, a line break, "but" (not "anything but"), or the full stop of a sentence
+# (not "B. <name>")
+CLAUSES = re.compile(r"[,;\n]+|(?<!anything\s)\bbut\b|(?<!\b[A-Za-z])\.\s+", re.IGNORECASE)
 BRACKETED = re.compile(r"[(\[]([^()\[\]]*)[)\]]")
 # A name's clause that denies it: "Adjustment disorder doesn't fit", "MDD is not supported".
 DENIED = (
@@ -59,9 +67,17 @@ DENIED = (
 )
 # "MDD was considered", "(initially considered MDD)": weighed and set aside, as ruled out
 CONSIDERED = r"(?:was|were|been|initially|first|previously)\s+considered"
+# "I don't think it's GAD", "I doubt it's GAD", "I wouldn't call this GAD", "Can't say GAD",
+# "Without GAD", "Anything but GAD": the writer disowns the name that follows.
+DISOWNED = (
+    r"(?:don'?t|do\s+not)\s+(?:think|believe|feel)|doubt(?:ful)?|(?:wouldn'?t|would\s+not)\s+"
+    r"(?:call|say|diagnose|label)|(?:can'?t|cannot|can\s+not)\s+say|without|anything\s+but"
+)
+# "GAD is the least likely", "GAD would be a mistake here": the name before it is set aside.
+WRONG = r"least\s+likely|(?:would\s+be|is)\s+(?:a\s+)?(?:mistake|wrong|incorrect)"
 NEGATION = re.compile(
-    rf"\b(?:{DENIED}|{CONSIDERED}|not|no|ruled\s+out|rules\s+out|excluded|excludes|excluding"
-    r"|unlikely|rather\s+than|instead\s+of|less\s+likely)\b",
+    rf"\b(?:{DENIED}|{CONSIDERED}|{DISOWNED}|{WRONG}|not|no|ruled\s+out|rules\s+out|excluded"
+    r"|excludes|excluding|unlikely|rather\s+than|instead\s+of|less\s+likely)\b",
     re.IGNORECASE,
 )
 # "X doesn't exclude Y", "cannot rule out Y": Y is kept open, a hedge rather than a negation.
@@ -72,7 +88,9 @@ STILL_OPEN = re.compile(
     r"(?:excluded|ruled\s+out)|\bto\s+be\s+(?:excluded|ruled\s+out)",
     re.IGNORECASE,
 )
-AFTER_NAME = re.compile(rf"excluded|unlikely|less\s+likely|{DENIED}|{CONSIDERED}", re.IGNORECASE)
+AFTER_NAME = re.compile(
+    rf"excluded|unlikely|less\s+likely|{WRONG}|{DENIED}|{CONSIDERED}", re.IGNORECASE
+)
 HEDGE = re.compile(
     rf"\b{NOT_EXCLUDING}|"
     r"\b(?:or|vs\.?|versus|either|possibly|maybe|perhaps|probabl[ey]|likely|possible|suspected"
@@ -118,7 +136,20 @@ ONE_HEDGED = re.compile(
 MOVED = re.compile(
     r"\b(?:changed|revised|switched|amended|updated|corrected)\s+(?:it\s+|my\s+answer\s+)?to\b"
     r"|\b(?:edit(?:ed)?|corrections?|update[d]?|revised)(?:\s+answer)?\s*:|^\W*wait\b|;\s*wait\b"
-    r"|→|->|⇒|=>|⟶",
+    r"|→|->|⇒|=>|⟶"
+    r"|\bno,?\s+wait\b|\bon\s+second\s+thoughts?\b|\bI\s+was\s+wrong\b|\bscratch\s+that\b"
+    r"|[.;!\n]\s*actually\b",
+    re.IGNORECASE,
+)
+# "Rule out D" (r/o) holds D open, whatever else the answer names: "r/o D; B" is a hedge.
+RULE_OUT = re.compile(r"\b(?:rule\s+out|r/o)\b", re.IGNORECASE)
+# "D with B comorbid" is "D with comorbid B": two answers.
+COMORBID_AFTER = re.compile(r"\bwith\s+(\S+)\s+(?:as\s+)?comorbid(?:ity)?\b", re.IGNORECASE)
+# A rating scale and its score is no diagnosis: "GAD-7 = 6", "PHQ-9: 18/27", "Y-BOCS 24".
+SCALES = re.compile(
+    r"\b(?:GAD-?[27]|PHQ-?[29]|PCL-?5|Y-?BOCS|CY-?BOCS|ASRS(?:-?v?1\.1)?|HAM-?[AD]|MADRS|BDI(?:-?II)?"
+    r"|BAI|EDE-?Q|AUDIT|CAPS-?5|YMRS|MDQ)(?![\w-])(?:\s*(?:score|total)?\s*(?:=|:|of)?\s*\d+"
+    r"(?:\s*/\s*\d+)?)?",
     re.IGNORECASE,
 )
 # A bullet or a numbered item of a list: "- ", "* ", "• ", "1. ", "2) " (not "B. ").
@@ -132,7 +163,7 @@ FRAMING = re.compile(
     r"\b(?:only|just)\b|\b(?:appl(?:y|ies)|is (?:the )?(?:correct|right)(?: answer| option)?)\b",
     re.IGNORECASE,
 )
-LESS_LIKELY = re.compile(r"\bless\s+likely\b", re.IGNORECASE)
+LESS_LIKELY = re.compile(r"\ble(?:ss|ast)\s+likely\b", re.IGNORECASE)
 MASK = "\x00{}\x00"
 DASHES = re.compile(r"[‐‑‒–—]")
 
@@ -154,9 +185,10 @@ def affirmed_part(text: str) -> str:
     "ruled out: PTSD", "rather than MDD") is cut at the cue."""
     # a bracketed remark that rules something out goes whole ("(not GAD)", "(rules out C)"); one
     # that does not stays, read as its own clause ("X (A) with comorbid Y (B)")
+    # a remark that is only the cue ("A (ruled out)") rules out the name before it
     text = BRACKETED.sub(
         lambda m: (
-            ", "
+            (" " + m.group(1) if NEGATION.fullmatch(m.group(1).strip(" .")) else ", ")
             if NEGATION.search(m.group(1)) and not HEDGE.search(LESS_LIKELY.sub(" ", m.group(1)))
             else m.group(0)
         ),
@@ -205,7 +237,7 @@ def listed(text: str) -> str:
         return text  # one dash inside a name: "Schizoaffective disorder - depressive type"
     items = [item.strip(" ,;") for item in BULLET.split(text)]
     items = [item for item in items if item]
-    return " and ".join(items) if len(items) > 1 else (items[0] if items else "")
+    return ", and ".join(items) if len(items) > 1 else (items[0] if items else "")
 
 
 def masked_names(text: str, names: list[str]) -> tuple[str, list[str]]:
@@ -298,6 +330,7 @@ def read_answer(
         return AnswerReading(None, "unreadable", "empty answer")
     if MOVED.search(text):
         return AnswerReading(None, "hedged", "the answer moves from one option to another")
+    text = COMORBID_AFTER.sub(r"with comorbid \1", SCALES.sub(" ", text))
     names = list(disorder_names(kg).values()) + list(case.option_names)
     masked, names_at = masked_names(listed(text), names)
     if answer_format == "free_text":
@@ -318,6 +351,8 @@ def read_answer(
     if case.answers:
         hedged = bool(HEDGE.search(unmasked(kept_masked, ["" for _ in names_at])))
         return read_answer_set(kept, case, kg, answer_format, hedged)
+    if answer_format == "letters" and RULE_OUT.search(kept):
+        return AnswerReading(None, "hedged", "an option held open (rule out)")
     if answer_format == "letters":
         return read_letters(kept, case)
     return read_free_text(kept, kg)
