@@ -412,3 +412,60 @@ FIFTH_ROUND = [
 @pytest.mark.parametrize(("output", "options", "expected"), FIFTH_ROUND)
 def test_the_fifth_probe_rounds_layouts_are_read_as_a_reader_would(output, options, expected):
     assert letters(parse_strict(output, options)) == expected
+
+
+ANXIETY = (
+    "Panic Disorder",
+    "Social Anxiety Disorder",
+    "Major Depressive Disorder",
+    "Generalized Anxiety Disorder",
+)
+
+SIXTH_ROUND = [
+    # options set aside by a label or a sentence are no answer
+    ("Least likely: B", MOOD, None),
+    ("B is the least likely diagnosis.", MOOD, None),
+    ("B would be the wrong answer.", MOOD, None),
+    ("Most likely: C\nLeast likely: B", MOOD, "C"),
+    ("Answer: Least likely option: D", MOOD, None),
+    ("Answer: Worst fit: D", MOOD, None),
+    ("Answer: D is the worst fit.", MOOD, None),
+    ("Ruled out: A, B, D", MOOD, None),
+    ("Excluded: A, B, D", MOOD, None),
+    ("Differential: A, B, D", MOOD, None),
+    # a conclusion after options are set aside in the answer's own line
+    ("Answer: A and D don't fit, so C", MOOD, "C"),
+    ("Answer: A, B, C and D are all ruled out. None.", MOOD, ""),
+    # a rating scale is no option's name
+    ("Answer: GAD-7 score elevated; diagnosis C", ANXIETY, "C"),
+    ("C. The GAD-7 is 15.", ANXIETY, "C"),
+    # a revision or an option kept open after the answer
+    ("Answer: C\n\nI was wrong. It's A.", MOOD, None),
+    ("Answer: C. Then again, A.", MOOD, None),
+    ("Answer: C\n\nI cannot exclude A.", MOOD, None),
+    ("Answer: C\nA should still be considered.", MOOD, None),
+    ("### Final Answer\nC\n\n### Differential\nA", MOOD, None),
+    ("Answer: C\nRule out: Bipolar I (B)", MOOD, None),
+    # none, then the option that comes closest
+    ("Answer: None. C is the closest match though.", MOOD, "C"),
+    ("None of the above. If forced, C.", MOOD, "C"),
+    ("Answer: None of A-D; closest is C", MOOD, "C"),
+    # options given probabilities are no set
+    ("Answer: C (80%), A (20%)", MOOD, None),
+    # near neighbours keep their reading
+    ("Most likely: C", MOOD, "C"),
+    ("C is the most likely", MOOD, "C"),
+    ("Answer: C", MOOD, "C"),
+    ("None of the above.", MOOD, ""),
+    ("Primary: C\nDifferential: A", MOOD, None),
+    ("C, with comorbid D", MOOD, "CD"),
+    ("Answer: C (80% confident)", MOOD, "C"),
+    ("A: no. B: no. C: yes. D: no.", MOOD, "C"),
+]
+
+
+@pytest.mark.parametrize(("output", "options", "expected"), SIXTH_ROUND)
+def test_the_sixth_probe_rounds_set_asides_and_revisions_are_read_as_a_reader_would(
+    output, options, expected
+):
+    assert letters(parse_strict(output, options)) == expected

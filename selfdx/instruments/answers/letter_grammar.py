@@ -22,7 +22,7 @@ LETTER_FOLLOWERS = {
     "could", "can", "might", "may", "should", "seem", "fit", "apply", "applies", "describe",
     "describes", "each", "if", "together", "with", "remains", "cannot", "can't", "instead",
     "rather", "alone", "not", "pending", "unless", "otherwise", "equally", "to", "nor", "comes",
-    "come",
+    "come", "don't", "doesn't", "isn't", "aren't",
 }  # fmt: skip
 OPENERS = {
     "(",

@@ -5,9 +5,14 @@ statement ("Answer: C", "the most likely diagnosis is C", the last one; "Edit: C
 then a verdict on each option in turn ("A: no. B: yes. ..."), then labels on the first and last
 lines; letters joined by `,` `&` `and`, ranges ("A-C"), option names in place of letters and
 "none of the above" are understood ("none fits perfectly, but C is closest" is C; "Not A,
-not B, not D. So C." is C). Anything it cannot settle (a hedge between options, an
-option kept in the differential, contradicting answers, a refusal) stays unparsed: it is never
-guessed.
+not B, not D. So C." is C). Options set aside ("Least likely: B", "Ruled out: A, B, D",
+"D is the worst fit", "B would be the wrong answer") or kept open ("Differential: A", "Rule out:
+A", a "Differential" heading) are no answer; a rating scale ("GAD-7", "PHQ-9") is no option's
+name; a none followed by the option that comes closest ("None. C is the closest match", "If
+forced, C") is that option. Anything it cannot settle (a hedge between options, an
+option kept in the differential, contradicting answers, a revision ("I was wrong. It's A."), a
+hedge after the answer ("I cannot exclude A"), options given probabilities, a refusal) stays
+unparsed: it is never guessed.
 """
 
 from __future__ import annotations
@@ -67,7 +72,11 @@ LOW_CONFIDENCE = re.compile(
 STILL_POSSIBLE = re.compile(
     r"\b(?:(?:can'?t|cannot|can\s+not)\s+be\s+(?:ruled\s+out|excluded)|also\s+(?:quite\s+)?"
     r"(?:plausible|possible|likely)|plausible|alternative(?:ly)?|would\s+be\s+the\s+answer"
-    r"|remains?\s+(?:a\s+)?(?:possib|reasonable|open)|close\s+second|that\s+said)",
+    r"|remains?\s+(?:a\s+)?(?:possib|reasonable|open)|close\s+second|that\s+said"
+    # "I cannot exclude A", "A should still be considered", "A is worth considering"
+    r"|(?:can'?t|cannot|can\s+not|could\s+not|couldn't)\s+(?:fully\s+)?(?:exclude|rule\s+out)"
+    r"|(?:should|must|needs?\s+to|ought\s+to)\s+(?:still\s+)?(?:also\s+)?be\s+"
+    r"(?:considered|excluded|ruled\s+out)|worth\s+considering)",
     re.IGNORECASE,
 )
 RULED_OUT = re.compile(
@@ -84,7 +93,9 @@ ARROWS = {"→", "->", "⇒", "=>", "⟶"}
 # A later line that takes the answer back ("Actually, wait - D", "on reflection, it could be C").
 REVISION = re.compile(
     r"\b(?:actually|wait|on\s+(?:reflection|second\s+thought)|hmm+|not\s+sure|could\s+(?:also\s+)?be"
-    r"|might\s+(?:also\s+)?be|or\s+maybe|scratch\s+that)\b",
+    r"|might\s+(?:also\s+)?be|or\s+maybe|scratch\s+that|then\s+again|I\s+was\s+wrong"
+    r"|I\s+(?:take|took)\s+(?:that|it)\s+back|I\s+(?:misspoke|stand\s+corrected)"
+    r"|on\s+second\s+thoughts?|having\s+reconsidered|let\s+me\s+reconsider)\b",
     re.IGNORECASE,
 )
 HEADING = re.compile(
@@ -107,6 +118,46 @@ TORN = re.compile(
     r"\b(?:torn\s+between|undecided|(?:can'?t|cannot|unable\s+to)\s+(?:decide|choose)"
     r"|hard\s+to\s+(?:choose|decide))\b",
     re.IGNORECASE,
+)
+
+
+# Rating scales named with a number ("GAD-7", "PHQ-9", "PCL-5"): a score, not an option's name.
+RATING_SCALE = re.compile(
+    r"\b(?:GAD|PHQ|PCL|BDI|HAM-?[AD]|MADRS|YMRS|PANSS|ASRS|CAPS|Y-?BOCS|AUDIT|EPDS|MDQ)"
+    r"[ \t]*-?[ \t]*\d+\b",
+    re.IGNORECASE,
+)
+# A label that sets options aside ("Least likely: B", "Ruled out: A, B, D", "Worst fit: D"):
+# what it names is no answer, so the label and its options go.
+SET_ASIDE = (
+    r"(?:least\s+(?:likely|probable|consistent|appropriate|fitting)|worst(?:\s+fit(?:ting)?)?"
+    r"|poorest\s+fit|wrong|incorrect|ruled\s+out|excluded|unlikely|rejected|eliminated)"
+)
+SET_ASIDE_LABEL = re.compile(
+    r"(?:^|(?<=[.;:,]\s))[ \t]*" + SET_ASIDE + r"(?:\s+(?:options?|diagnos[ie]s|answers?"
+    r"|choices?|conditions?|disorders?))?[ \t]*(?::|-|–|—)[^\n.;]*",
+    re.IGNORECASE | re.MULTILINE,
+)
+# A sentence that sets options aside: "B is the least likely diagnosis", "D is the worst fit",
+# "B would be the wrong answer".
+OPTION = r"(?:\b[A-D]\b|\ue000[A-D]\ue001)"
+SET_ASIDE_SENTENCE = re.compile(
+    OPTION + r"(?:\s*(?:,|and|&|or)\s*" + OPTION + r")*\s+(?:is|are|would\s+be|seems?|was)"
+    r"\s+(?:the\s+|a\s+)?(?:least\s+(?:likely|probable|consistent|appropriate|fitting)"
+    r"|worst|poorest|wrong|incorrect)\b[^\n.;]*",
+    re.IGNORECASE,
+)
+# A heading whose next line it labels ("### Differential" then "A"; "Least likely:" then "B").
+LABEL_HEADING = re.compile(
+    r"^[ \t]*((?:differentials?|rule\s+out|" + SET_ASIDE + r")(?:\s+(?:options?|diagnos[ie]s"
+    r"|answers?|choices?))?)[ \t]*:?[ \t]*\n+",
+    re.IGNORECASE | re.MULTILINE,
+)
+# Options kept open, written as a label ("Differential: A", "Rule out: A"): no answer.
+DIFFERENTIAL_LABEL = re.compile(
+    r"(?:^|(?<=[.;:,]\s))[ \t]*(?:differentials?|rule\s+out)(?:\s+(?:diagnos[ie]s|options?))?"
+    r"[ \t]*(?::|-|–|—)[^\n.;]*",
+    re.IGNORECASE | re.MULTILINE,
 )
 
 
@@ -134,6 +185,7 @@ def judge_rest(expression: Expression, tokens: list[Token]) -> str | None:
     linking = {
         "which", "that", "is", "are", "was", "would", "be", "seems", "it", "this", "can", "could",
         "should", "must", "may", "might", "both", "clearly", "also", "definitely", "safely",
+        "all",
     }  # fmt: skip
     for position, token in enumerate(rest[:5]):
         if token.kind == "PUNCT" or token.lower in linking:
@@ -259,6 +311,7 @@ def read_block(lines: list[str], need_label: bool) -> tuple[Reading, int]:
     return Reading("letters", frozenset(letters), ""), taken
 
 
+CONCLUSION = re.compile(r"(?:so|therefore|hence|thus|leaving|diagnosis)\b", re.IGNORECASE)
 QUALIFIED = r"(?:final|correct|best|right|chosen|selected|my|most\s+(?:likely|appropriate))"
 REVISION_LABEL = re.compile(
     r"\b(?:edit(?:ed)?|corrections?|update[d]?|revised)(?:\s+answer)?[ \t]*:", re.IGNORECASE
@@ -282,7 +335,7 @@ MARKER = re.compile(
     r"|\bmost\s+(?:likely|consistent\s+with|probable)\b(?:\s+(?:diagnosis\s+)?(?:is|are))?"
     r"|\b(?:fits|matches)\s+best\s+(?:with\s+)?"
     # a conclusion after options are set aside: "Not A, not B, not D. So C."
-    r"|(?:^|(?<=[.;:,]\s))(?:so|therefore|hence|thus|leaving)\b,?[ \t]*"
+    r"|(?:^|(?<=[.;:,]\s))(?:so|therefore|hence|thus|leaving|diagnosis)\b,?[ \t]*"
     r"(?=\(?[A-H]\)?(?:[ \t]*(?:,|and|or|&|/)[ \t]*\(?[A-H]\)?)*[ \t]*(?:[.!]|$))",
     re.IGNORECASE | re.MULTILINE,
 )
@@ -301,14 +354,17 @@ def taken_back(after: str, letters: frozenset[str]) -> bool:
     with another option and a revision ("Actually, wait - D") or an opening word ("D is also
     quite plausible", "However, C cannot be ruled out", "Alternatively, D"), unless it rules
     that option out ("makes B incorrect")."""
+    revising = False  # a revision on its own ("I was wrong.") reaches the next sentence
     for sentence in re.split(r"(?<=[.!?])\s+|\n", after):
         others = mentions(tokenize(sentence)) - set(letters)
         if not others:
+            revising = revising or bool(REVISION.search(sentence))
             continue
         if STILL_POSSIBLE.search(sentence) or (
-            REVISION.search(sentence) and not RULED_OUT.search(sentence)
+            (revising or REVISION.search(sentence)) and not RULED_OUT.search(sentence)
         ):
             return True
+        revising = False
     return False
 
 
@@ -451,14 +507,62 @@ def parse_strict(text: object, options: Sequence[str]) -> ParsedAnswer:
     body = QUALIFIED_NONE.sub("", body)
     if not body.strip():
         return unparsed("unparsed", "no option said to fit")
+    body = RATING_SCALE.sub("rating scale", body)
     body = with_ranges(mark_option_names(body, options))
-    lines = [LIST_NUMBER.sub("", line.strip()) for line in body.splitlines() if line.strip()]
+    # a heading that labels the line under it ("### Differential" then "A") is that line's label
+    body = LABEL_HEADING.sub(lambda match: f"{match.group(1)}: ", body)
+    body = re.sub(r"\brule\s+out\s*:", "Differential:", body, flags=re.IGNORECASE)
     # options labelled by role ("Primary: A", "Secondary: C", "Differential: D")
     primary, added, differential = roles(body)
     if primary:
         if differential - primary - added:
             return unparsed("ambiguous", "another option labelled as a differential")
         return ParsedAnswer(frozenset(primary | added), "answered", "options labelled by role")
+    # options set aside ("Least likely: B", "Ruled out: A, B, D", "D is the worst fit") or
+    # kept open ("Differential: A") are no answer: they go, and the rest is read
+    body = SET_ASIDE_LABEL.sub("", body)
+    body = SET_ASIDE_SENTENCE.sub("", body)
+    body = DIFFERENTIAL_LABEL.sub("", body)
+    if not re.search(r"\w", body):
+        return unparsed("unparsed", "only options set aside or kept open")
+    settled = read_body(body)
+    if settled.letters and differential - settled.letters:
+        return unparsed("ambiguous", "another option labelled as a differential")
+    if settled.letters and len(settled.letters) > 1 and len(WEIGHTED.findall(body)) > 1:
+        return unparsed("ambiguous", "options given with probabilities")
+    if settled.letters == frozenset():
+        return closest_after_none(body, settled)
+    return settled
+
+
+# An option given a probability: "C (80%), A (20%)".
+WEIGHTED = re.compile(OPTION + r"\s*[(:=-]?\s*\d+(?:\.\d+)?\s*%")
+# After "none", a sentence that still picks the nearest option: "C is the closest match",
+# "If forced, C", "closest is C".
+CLOSEST = re.compile(
+    r"\b(?:closest|nearest|best\s+(?:available|approximation)|if\s+(?:forced|I\s+(?:had|have|must)"
+    r"\s+to\s+(?:choose|pick|select)))\b",
+    re.IGNORECASE,
+)
+
+
+def closest_after_none(body: str, settled: ParsedAnswer) -> ParsedAnswer:
+    """A none answer followed by the option that comes closest ("None. C is the closest match
+    though."; "None of the above. If forced, C."): that option is the answer."""
+    chosen: set[str] = set()
+    for sentence in re.split(r"(?<=[.!?;])\s+|\n", body):
+        if CLOSEST.search(sentence):
+            chosen |= mentions(tokenize(sentence))
+    if not chosen:
+        return settled
+    if len(chosen) > 1:
+        return unparsed("ambiguous", "none, then more than one option said to come closest")
+    return ParsedAnswer(frozenset(chosen), "answered", "the option closest after none")
+
+
+def read_body(body: str) -> ParsedAnswer:
+    """The answer in a prepared reply (markdown gone, option names marked, roles settled)."""
+    lines = [LIST_NUMBER.sub("", line.strip()) for line in body.splitlines() if line.strip()]
     # a heading that announces the answer ("## Answer", "Final diagnosis"): its next line is one
     for number, line in enumerate(lines[:-1]):
         if HEADING.match(line):
@@ -474,7 +578,9 @@ def parse_strict(text: object, options: Sequence[str]) -> ParsedAnswer:
     for marker in reversed(markers):
         line_start = body.rfind("\n", 0, marker.start()) + 1
         inside = any(line_start <= m.start() < marker.start() for m in markers)
-        if inside and not REVISION_LABEL.match(marker.group(0)):
+        if inside and not (
+            REVISION_LABEL.match(marker.group(0)) or CONCLUSION.match(marker.group(0))
+        ):
             continue
         after = body[marker.end() :]
         head, _, below = after.partition("\n")
@@ -487,6 +593,10 @@ def parse_strict(text: object, options: Sequence[str]) -> ParsedAnswer:
             # the pure lines right after it join it ("Answers: A" then "C", or "and C")
             following = [CONTINUATION.sub("", line) for line in below_lines]
             reading, _ = read_block([head.strip(), *following], need_label=False)
+            rest = re.split(r"(?<=[.!])\s+", head.strip(), maxsplit=1)
+            if reading.reason == "negated" and len(rest) > 1:
+                # "Answer: A, B, C and D are all ruled out. None.": the next sentence answers
+                reading, _ = read_block([rest[1], *following], need_label=False)
         else:
             reading = under_heading(below_lines)
         if reading.kind != "nothing":
