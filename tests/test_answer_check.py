@@ -473,3 +473,53 @@ def test_the_judged_code_is_the_mental_disorder_beside_its_cause(reply, judge_co
     from selfdx.instruments.answers.icd_code import diagnosis_code
 
     assert diagnosis_code(reply, judge_codes) == code
+
+
+# Issue 6-SP (an adversarial probe): a conditional or premature code, a denied one, a past or
+# family diagnosis, a JSON key that sets a code aside, a revision by "Edit:", "Update:" or
+# "Upon reflection", and a code kept open beside a statement were read as the diagnosis;
+# "F43.1 is more likely than F43.2" was read as none. Near neighbours follow each class.
+PROBED_SP = [
+    ("Too early to diagnose F43.1.", None),
+    ("If symptoms persist beyond a month, this would be F43.1.", None),
+    ("Before diagnosing F43.1, I need more information.", None),
+    ("Can't diagnose without more info. F43.1 is one option.", None),
+    ("I doubt it's F43.1.", None),
+    ("F43.1 would be a mistake here; F43.2.", "F43.2"),
+    ("Symptoms don't quite meet criteria for F43.1; F43.2 instead.", "F43.2"),
+    ("History of F10.2 (in remission). Current: F32.1.", "F32.1"),
+    ("Family history of F31.1. The patient has moderate depression.", None),
+    ("Previously diagnosed with F20.0, but I think F22.0 fits.", "F22.0"),
+    ('{"ruled_out": ["F20.0"], "diagnosis": "F22.0"}', "F22.0"),
+    ('{"diagnosis": "F22.0", "ruled_out": ["F20.0"]}', "F22.0"),
+    ('{"differential": ["F20.0"], "final": "F22.0"}', "F22.0"),
+    ('{"excluded": "F20.0", "primary": "F22.0"}', "F22.0"),
+    ('{"diagnosis": "Panic disorder", "icd10": "F41.0"}', "F41.0"),
+    ("Diagnosis: F20.0\nEdit: F22.0", "F22.0"),
+    ("Diagnosis: F20.0\nUpdate: F22.0", "F22.0"),
+    ("Diagnosis: F32.1. Upon reflection, F33.1 fits better.", "F33.1"),
+    ("Diagnosis: F32.1. F33.1 cannot be excluded.", None),
+    ("Diagnosis: F32.1 (differential: F31.4)", None),
+    ("I'd lean toward F43.1.", None),
+    ("It sounds like it could be PTSD (F43.1).", None),
+    ("F43.1 is more likely than F43.2", "F43.1"),
+    # near neighbours
+    ("Diagnosis: F43.1", "F43.1"),
+    ("F43.2 rather than F43.1", "F43.2"),
+    ("Not F32.1 - the history shows earlier episodes, so F33.1", "F33.1"),
+    ("Diagnosis: F43.2 (r/o F43.1)", None),
+    ("F32.1", "F32.1"),
+    ("Diagnosis: F43.1. Family history of F31.1.", "F43.1"),
+    ("There is no doubt: F43.1.", "F43.1"),
+    ("F33.1, given a history of depressive episodes", "F33.1"),
+    ("History of trauma, now PTSD F43.1", "F43.1"),
+    ("Diagnosis: F32.1. F33.1 was ruled out.", "F32.1"),
+    ("Primary: F43.1\nDifferential: F43.0 (excluded, symptoms over a month)", "F43.1"),
+    ("Diagnosis: F32.1 (F33.1 not excluded)", None),
+    ("F43.1 would be a mistake here; perhaps F43.2.", None),
+]
+
+
+@pytest.mark.parametrize(("text", "code"), PROBED_SP)
+def test_a_premature_denied_past_or_open_code_is_not_the_diagnosis(text, code):
+    assert read_both_ways(text) == (code, code)

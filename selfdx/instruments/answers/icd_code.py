@@ -22,15 +22,31 @@ note's conclusion:
    "most likely" is a ranking, not a hedge) is no commitment either;
 3. a reply whose every code is set aside names no code.
 
+Set aside, too, is a code denied ("I doubt it's F43.1", "F43.1 would be a mistake here",
+"don't quite meet criteria for F43.1"), and one ranked below another ("F43.1 is more likely than
+F43.2" is F43.1). A past or family diagnosis is history, not the diagnosis: the code after
+"History of", "Family history of", "Previously diagnosed with" (up to a clause's end or a word
+that turns to the present, "now", "current") is left out, so "History of F10.2 (in remission).
+Current: F32.1." is F32.1 and "Diagnosis: F43.1. Family history of F31.1." stays F43.1. A code
+given before a diagnosis can be made or on a condition ("Too early to diagnose F43.1", "Before
+diagnosing F43.1, ...", "If ..., this would be F43.1", "F43.1 is one option") or with a lean
+("I'd lean toward F43.1", "it sounds like it could be F43.1") is hedged in its sentence. Beside a
+statement, another chapter V code kept open ("F33.1 cannot be excluded", "not excluded",
+"(differential: F31.4)") leaves no code, as "r/o" does below. A JSON object is read by its keys,
+in any order: a "diagnosis", "primary" or "final" key decides (its code may stand under an
+"icd10" or "code" key beside it), and "ruled_out", "excluded" or "differential" keys are left
+out.
+
 A statement needs no colon ("diagnosis F43.2 ..."); "F43.2 rather than F43.1" is F43.2, and "Not
 F32.1 - ..., so F33.1" is F33.1. A code left to rule out beside a statement ("Diagnosis: F43.2
 (r/o F43.1)") keeps the reply open: no code.
 
 A revision withdraws the code before it, wherever it stands: an arrow ("F32.1 -> F33.1", "F32.1
 → F33.1"), a correction that opens a clause ("F32.1, actually F33.1", "F32.1, no wait, F33.1",
-"F32.1. Correction: F33.1") or a verb of change ("F32.1 (revised to F33.1)", "changed to"), so
-each of these is F33.1, unless the new code is itself set aside or kept open. A bare dash is no
-arrow: "F20-F29" is a range, which names no code.
+"F32.1. Correction: F33.1", "Edit: F33.1", "Update: F33.1", "Upon reflection, F33.1") or a verb
+of change ("F32.1 (revised to F33.1)", "changed to"), so each of these is F33.1, unless the new
+code is itself set aside or kept open. A bare dash is no arrow: "F20-F29" is a range, which
+names no code.
 
 Chapter V codes written loosely are read as written with a dot, since the dot of an ICD-10 code
 always follows its third character and none of them can stand for another code: "F 32.1",
@@ -63,6 +79,7 @@ never a choice ("G30.1 / F00.1").
 
 from __future__ import annotations
 
+import json
 import re
 
 from selfdx.datasets.icd10 import extract_codes, manifestation_code, normalize_code
@@ -79,13 +96,16 @@ ASIDE = re.compile(
     r"\b(?:considered|ruled\s+out|excluded?|exclud\w+|less\s+likely|unlikely"
     r"|(?:don't|doesn't|do\s+not|does\s+not)\s+(?:apply|fit)|rather\s+than|instead\s+of|not"
     r"|no\s+longer|raised\s+the\s+question|might\s+suggest|would\s+suggest|although|initially"
-    r"|was\s+on\s+the\s+differential|differential|no\s+(?:\w+\s+)?diagnosis|my\s+first\s+thought)\b",
+    r"|was\s+on\s+the\s+differential|differential|no\s+(?:\w+\s+)?diagnosis|my\s+first\s+thought"
+    r"|(?<!no\s)(?<!without\s)doubt|mistaken?|(?:would\s+be|is)\s+(?:wrong|incorrect)"
+    r"|(?:don't|doesn't|do\s+not|does\s+not|fails?\s+to|not)\s+(?:\w+\s+)?(?:meet|fulfil)"
+    r"|more\s+likely\s+than)\b",
     re.IGNORECASE,
 )
 # "rather than", "instead of" and ", not" open a clause of their own ("F43.2 rather than F43.1").
 CLAUSE = re.compile(
     r"(?<!\d)\.(?!\d)|\.(?=\s)|[;\n]+|\bbut\b|\bwhereas\b|,\s*(?=which\b)"
-    r"|(?=\brather\s+than\b|\binstead\s+of\b)|,\s*(?=not\b)",
+    r"|(?=\brather\s+than\b|\binstead\s+of\b|\bmore\s+likely\s+than\b)|,\s*(?=not\b)",
     re.IGNORECASE,
 )
 CHOICE = re.compile(
@@ -124,7 +144,10 @@ STATED_TENTATIVE = re.compile(
 # The writer's own doubt in the sentence that gives the code ("Probably F43.1", "F43.1, I think,
 # but not sure"); "most likely", "less likely" and "not likely" are a ranking or a negation.
 HEDGE = re.compile(
-    r"(?<!most\s)(?<!less\s)(?<!not\s)\b(?:probable|probably|likely|maybe|perhaps)\b"
+    r"(?<!most\s)(?<!more\s)(?<!less\s)(?<!not\s)\b(?:probable|probably|likely|maybe|perhaps)\b"
+    r"|\b(?:could|might|would)\s+be\b|\bif\b|\bsounds?\s+like\b|\blean(?:s|ing)?\s+towards?\b"
+    r"|\b(?:one|an)\s+option\b|\btoo\s+early\b|\bpremature\b|\bbefore\s+diagnos\w*"
+    r"|\b(?:cannot|can't|can\s+not|unable\s+to)\s+(?:yet\s+)?(?:make\s+a\s+)?diagnos\w*"
     r"|\bnot\s+(?:sure|certain|confident)\b|\bunsure\b"
     r"|\b(?:cannot|can't|can\s+not)\s+be\s+(?:sure|certain)\b",
     re.IGNORECASE,
@@ -165,8 +188,8 @@ VITAMIN = re.compile(r"\bvit(?:amin|\.)?[ \t]*[(\[]?[ \t]*$", re.IGNORECASE)
 REVISION = re.compile(
     r"[ \t]*(?:→|->|=>|⇒|⟶)[ \t]*"
     r"|(?:^|[,;:.!?(\[—–-])\s*(?:(?:no\s*[,!.]?\s*wait|wait|actually|correction|correcting"
-    r"|i\s+mean|or\s+rather|scratch\s+that|make\s+(?:that|it)|on\s+(?:second\s+thought"
-    r"|reflection))\b|no\s*[,!])[\s,:!.—–-]*"
+    r"|i\s+mean|or\s+rather|scratch\s+that|make\s+(?:that|it)|edit|update"
+    r"|(?:up)?on\s+(?:second\s+thought|(?:further\s+)?reflection))\b|no\s*[,!])[\s,:!.—–-]*"
     r"|\b(?:revised|revising|changed|changing|amended|corrected|updated|upgraded|downgraded)"
     r"\s+(?:it\s+|this\s+|that\s+)?to\b\s*",
     re.IGNORECASE,
@@ -178,6 +201,35 @@ RULED_OUT_LATER = re.compile(
 # "F43.1?", "PTSD (F43.1)?": a code asked about, not given.
 QUERIED = re.compile(r"\b[A-Z]\d{2}(?:\.[0-9A-Z]+)?\s*[)\]]?\s*\?", re.IGNORECASE)
 CODE = re.compile(r"\b([A-Z]\d{2}(?:\.[0-9A-Z]+)?)\b", re.IGNORECASE)
+# A past or family diagnosis is history, not the diagnosis: "History of F10.2 (in remission)",
+# "Family history of F31.1", "Previously diagnosed with F20.0". The words between the phrase and
+# its code stop at a clause's end and at a word that turns to the present ("now", "current").
+HISTORY = re.compile(
+    r"\b(?:(?:family|past|prior|previous|psychiatric)\s+)?(?:history|hx)(?:\s+of|\s+with|\s*[:：])?"
+    r"|\b(?:previously|formerly|once|earlier)\s+diagnosed(?:\s+with|\s+as)?"
+    r"|\b(?:prior|previous|past|earlier)\s+diagnos[ie]s(?:\s+of|\s*[:：])?",
+    re.IGNORECASE,
+)
+HISTORY_CODE = re.compile(
+    r"(?:(?!\b(?:now|current\w*|presents?|presenting|but|so|hence|therefore|meets?|fits?"
+    r"|diagnos[ie]s)\b)[^.;,\n])*?\b[A-Z]\d{2}(?:\.[0-9A-Z]+)?\b",
+    re.IGNORECASE,
+)
+# Another code kept open beside a statement ("Diagnosis: F32.1. F33.1 cannot be excluded.",
+# "Diagnosis: F32.1 (differential: F31.4)"): the statement is no commitment.
+KEPT_OPEN = re.compile(
+    r"\b(?:cannot|can't|can\s+not)\s+(?:yet\s+)?be\s+(?:excluded|ruled\s+out)"
+    r"|\bnot\s+(?:yet\s+)?(?:been\s+)?(?:excluded|ruled\s+out)|\bremains?\s+possible"
+    r"|\bneeds?\s+to\s+be\s+(?:excluded|ruled\s+out)|\b(?:differential|ddx)\s*[:：]",
+    re.IGNORECASE,
+)
+# JSON keys: one that names the diagnosis decides; one that sets codes aside is left out.
+DECISIVE_KEY = re.compile(r"diagnos[ie]s|\bdx\b|^(?:final|primary|main|answer)$", re.IGNORECASE)
+CODE_KEY = re.compile(r"icd|code", re.IGNORECASE)
+ASIDE_KEY = re.compile(
+    r"rule|r/o|exclu|differential|ddx|alternative|considered|secondary|comorbid|history|other",
+    re.IGNORECASE,
+)
 
 
 def stated_code(reply: str) -> str | None:
@@ -325,19 +377,92 @@ def revised(reply: str) -> str:
 
 
 def hedged(reply: str, code: str) -> bool:
-    """Whether a sentence of `reply` that gives `code` hedges it (`HEDGE`)."""
-    return any(HEDGE.search(s) for s in SENTENCE.split(reply) if code in extract_codes(s))
+    """Whether a sentence of `reply` that gives `code` hedges it (`HEDGE`), its clauses that set
+    another code aside left out ("F43.1 would be a mistake here; F43.2" does not hedge F43.2)."""
+    for sentence in SENTENCE.split(reply):
+        if code not in extract_codes(sentence):
+            continue
+        own = [
+            c
+            for c in CLAUSE.split(sentence)
+            if c and not (ASIDE.search(c) and extract_codes(c) and code not in extract_codes(c))
+        ]
+        if HEDGE.search(" ".join(own)):
+            return True
+    return False
+
+
+def json_conclusion(reply: str) -> str:
+    """`reply` with a JSON object in it written as a note: the value of a key that names the
+    diagnosis ("diagnosis", "primary", "final") as a statement, whatever the keys' order; without
+    one, the values of the keys that do not set codes aside ("ruled_out", "excluded",
+    "differential")."""
+    start, end = reply.find("{"), reply.rfind("}")
+    if start < 0 or end < start:
+        return reply
+    try:
+        data = json.loads(reply[start : end + 1])
+    except ValueError:
+        return reply
+    if not isinstance(data, dict):
+        return reply
+    kept = {str(k): v for k, v in data.items() if not ASIDE_KEY.search(str(k))}
+    decisive = [json_text(v) for k, v in kept.items() if DECISIVE_KEY.search(k)]
+    if decisive:  # its code may stand under a key of its own: {"diagnosis": name, "icd10": code}
+        coded = [json_text(v) for k, v in kept.items() if CODE_KEY.search(k)]
+        text = (
+            f"Diagnosis: {decisive[0]} {' '.join(coded) if not extract_codes(decisive[0]) else ''}"
+        )
+    else:
+        text = "\n".join(json_text(v) for v in kept.values())
+    return f"{reply[:start]}\n{text}\n{reply[end + 1 :]}"
+
+
+def json_text(value: object) -> str:
+    """A JSON value as text: a list's items joined with "and", an object's kept values."""
+    if isinstance(value, dict):
+        return " ".join(json_text(v) for k, v in value.items() if not ASIDE_KEY.search(str(k)))
+    if isinstance(value, list):
+        return " and ".join(json_text(v) for v in value)
+    return str(value)
+
+
+def history_set_aside(reply: str) -> str:
+    """`reply` without the codes of a past or family diagnosis (`HISTORY`)."""
+    out, pos = [], 0
+    for match in HISTORY.finditer(reply):
+        if match.start() < pos:
+            continue
+        code = HISTORY_CODE.match(reply, match.end())
+        if code is None:
+            continue
+        last = list(CODE.finditer(code.group(0)))[-1]
+        out.append(reply[pos : code.start() + last.start()])
+        pos = code.end()
+    return "".join(out) + reply[pos:]
+
+
+def kept_open_beside(reply: str, stated: str) -> bool:
+    """Whether a clause beside the statement keeps another chapter V code open ("Diagnosis:
+    F32.1. F33.1 cannot be excluded.", "Diagnosis: F32.1 (differential: F31.4)")."""
+    for clause in re.split(r"(?<!\d)\.(?!\d)|\.(?=\s)|[;\n]+", reply):
+        others = [c for c in f_codes(clause) if c != stated]
+        if others and KEPT_OPEN.search(clause) and not ASIDE.search(KEPT_OPEN.sub(" ", clause)):
+            return True
+    return False
 
 
 def reply_code(reply: str) -> str | None:
     """The diagnosis code of an unjudged reply (see the module)."""
-    reply = bare_tokens_set_aside(loosely_written(reply))
-    reply = revised(RANGE.sub(" ", reply))
+    reply = bare_tokens_set_aside(loosely_written(json_conclusion(reply)))
+    reply = history_set_aside(revised(RANGE.sub(" ", reply)))
     stated = stated_code(reply)
     if stated and any(
         normalize_code(m.group(1)) != stated for m in RULED_OUT_LATER.finditer(reply)
     ):
         return None  # "Diagnosis: F43.2 (r/o F43.1)": a code still to be excluded, a hedge
+    if stated and kept_open_beside(reply, stated):
+        return None
     if stated is not None:
         return stated or None  # "": a statement of several diagnoses names none
     codes, text = kept_codes(reply)
