@@ -1,6 +1,9 @@
 """Profiles whose key a clinician would dispute are flagged (`dsm5_flags`): psychosis in a key
-without psychotic features, bulimia rated "met" without DSM-5's criterion D; the interview and
-MentalBench carry the flags in each sample, and the report gives every figure without them."""
+without psychotic features, and rated "met" by MentalKG's rule while short of DSM-5: bulimia
+without criterion D, a manic or hypomanic episode with irritable mood and three more symptoms,
+acute stress disorder with fewer than nine symptoms, a schizoaffective depressive episode
+without depressed mood. The interview and MentalBench carry the flags in each sample, and the
+report gives every figure without them."""
 
 from __future__ import annotations
 
@@ -13,7 +16,12 @@ from conftest import SHARED
 from inspect_ai import eval
 
 from selfdx.analysis.report import build_report
-from selfdx.datasets.interview.dsm5_flags import UNFLAGGED, dsm5_flags, psychotic_feature
+from selfdx.datasets.interview.dsm5_flags import (
+    UNFLAGGED,
+    dsm5_flags,
+    irritable_mood,
+    psychotic_feature,
+)
 from selfdx.datasets.interview.loading import load_cases
 from selfdx.datasets.mentalbench.dataset import mentalbench_samples
 
@@ -33,6 +41,39 @@ def test_the_rules():
     assert dsm5_flags(["D022"], False, {"S049"}, True) == ["bulimia_without_criterion_d"]
     assert dsm5_flags(["D022"], False, {"S046"}, True) == []
     assert dsm5_flags(["D022"], False, {"S049"}, False) == []  # not rated met: no dispute
+
+
+IRRITABLE = ("Irritable Mood", "A state where one gets angry or aggressive even at minor stimuli.")
+LABILE = ("Mood Lability", "Rapid shifts in mood, alternating between euphoria and irritability.")
+
+
+def test_the_rules_of_the_full_pass():
+    kg = SimpleNamespace(symptoms={"S033": SimpleNamespace(subtypes=[IRRITABLE, LABILE])})
+    assert irritable_mood(kg, [("S033", "Irritable Mood")])  # by name, as published
+    assert irritable_mood(kg, [("S033", IRRITABLE[1])])  # by text, as sampled
+    assert not irritable_mood(kg, [("S033", "Mood Lability"), ("S024", "Irritable Mood")])
+    # a manic or hypomanic episode with irritable mood only needs four of criterion B
+    three = {"S033", "S034", "S035", "S036", "S039"}  # D008_l012, as published
+    for key in ("D006", "D008", "D009", "D010"):
+        assert dsm5_flags([key], False, three, True, True) == ["irritable_mood_below_four"]
+    assert dsm5_flags(["D008"], False, three | {"S037"}, True, True) == []
+    assert dsm5_flags(["D008"], False, three, True, False) == []  # elevated: three suffice
+    assert dsm5_flags(["D008"], False, three, False, True) == []  # not rated met
+    assert dsm5_flags(["D013"], False, three, True, True) == []  # no elevated episode keyed
+    # acute stress disorder: nine of DSM-5's fourteen, MentalKG asks for six of ten
+    six = {"S031", "S069", "S070", "S077", "S080", "S082"}  # D019_l001, as published
+    assert dsm5_flags(["D019"], False, six, True) == ["acute_stress_below_nine"]
+    nine = six | {"S027", "S071", "S079"}
+    assert dsm5_flags(["D019"], False, nine, True) == []
+    assert dsm5_flags(["D019"], False, six, False) == []
+    # schizoaffective, depressive type: the depressive episode must hold depressed mood
+    episode = {"S019", "S020", "S022", "S023", "S025", "S026", "S027", "S028", "S030"}
+    flag = ["schizoaffective_without_depressed_mood"]
+    assert dsm5_flags(["D007"], True, episode, True) == flag  # D007_l016, as published
+    assert dsm5_flags(["D007"], True, episode | {"S024"}, True) == []
+    assert dsm5_flags(["D013"], False, episode - {"S019", "S020"}, True) == []  # MDD: either
+    # the rules rated "met" read the first key, the one `met` is about
+    assert dsm5_flags(["D013", "D019"], False, six, True) == []
 
 
 def raw_profiles() -> dict[str, dict]:
@@ -77,8 +118,44 @@ def test_the_published_counts_equal_a_plain_reading_of_the_features():
     # MentalBench items carry their profile's flags, for every generator
     samples = mentalbench_samples(str(RESOURCES), types="1,2")
     assert all(isinstance(s.metadata["dsm5_flags"], list) for s in samples)
-    assert sum(bool(s.metadata["dsm5_flags"]) for s in samples) == 3 * (46 + 25)
+    assert sum(bool(s.metadata["dsm5_flags"]) for s in samples) == 3 * 125  # the union
     assert all(s.metadata.get("dsm5_flags") is None for s in mentalbench_samples("demo"))
+
+
+@needs_data
+def test_the_full_pass_counts_equal_a_plain_reading_of_the_features():
+    """The three flags of the full pass over the 23 disorders, from the features files: the
+    published Type 1-2 profiles rated "met" that DSM-5 would not credit."""
+    _, cases = load_cases(str(RESOURCES), ("1", "2"))
+    profiles = raw_profiles()
+    met = {c.key: c for c in cases if c.criteria_met}
+
+    def flagged(name: str) -> set[str]:
+        return {c.key for c in cases if name in c.dsm5_flags}
+
+    def shown(key: str, code: str) -> set[str]:
+        return set(profiles[key].get(code, {}).get("subtypes") or {})
+
+    manic = ("D006", "D008", "D009", "D010")
+    b_items = {f"S0{n}" for n in range(35, 42)}
+    irritable = {
+        key
+        for key, case in met.items()
+        if case.gold in manic
+        and shown(key, "S033") == {"Irritable Mood"}
+        and len(b_items & set(profiles[key])) < 4
+    }
+    assert flagged("irritable_mood_below_four") == irritable
+    assert len(irritable) == 20 and {"D008_l012", "D010_l001"} <= irritable
+    # of the 135 profiles keyed to an elevated episode and rated met
+    assert sum(c.gold in manic for c in met.values()) == 30 + 30 + 30 + 45
+    acute = {key for key, case in met.items() if case.gold == "D019"}
+    sizes = {len(set(profiles[key]) - {"_gold"}) for key in acute}
+    assert sizes == {6} and flagged("acute_stress_below_nine") == acute and len(acute) == 25
+    schizoaffective = {k for k, c in met.items() if c.gold == "D007" and "S024" not in profiles[k]}
+    assert flagged("schizoaffective_without_depressed_mood") == schizoaffective
+    assert schizoaffective == {f"D007_l{n:03d}" for n in range(16, 26)}
+    assert sum(bool(c.dsm5_flags) for c in cases) == 125  # D008_l014 holds two flags
 
 
 @needs_data

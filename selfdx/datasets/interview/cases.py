@@ -214,10 +214,12 @@ def finish(
     gold: str,
     option_codes: list[str],
     psychotic: bool = False,
+    irritable: bool = False,
     **fields: Any,
 ) -> InterviewCase:
     """The case of a profile (`psychotic`: whether its expressions hold a psychotic feature,
-    `dsm5_flags.psychotic_feature`)."""
+    `dsm5_flags.psychotic_feature`; `irritable`: whether its mood is shown as irritable only,
+    `dsm5_flags.irritable_mood`)."""
     groups = {f.group for f in facts if f.kind == "symptom" and f.group}
     facts = [
         f.model_copy(update={"statement": in_spell(f.statement, f.group, groups)})
@@ -234,7 +236,7 @@ def finish(
     facts, absent = with_risk(fields["id"], facts, absent, fields.get("source", "published"))
     symptoms = {f.id for f in facts if f.kind == "symptom"}
     return InterviewCase(
-        dsm5_flags=dsm5_flags(keyed, psychotic, symptoms, met),
+        dsm5_flags=dsm5_flags(keyed, psychotic, symptoms, met, irritable),
         facts=facts,
         gold=gold,
         gold_name=kg.disorder(gold).name,

@@ -18,7 +18,7 @@ from selfdx.datasets.interview.cases import (
     symptom_facts,
 )
 from selfdx.datasets.interview.demo_graph import demo_kg, demo_settings, kg_for
-from selfdx.datasets.interview.dsm5_flags import psychotic_feature
+from selfdx.datasets.interview.dsm5_flags import irritable_mood, psychotic_feature
 from selfdx.datasets.interview.facts import (
     Fact,
     symptom_fact,
@@ -71,6 +71,7 @@ def published_case(
         facts=facts,
         gold=gold,
         psychotic=psychotic_feature(kg, [*shown, *((f.id, "") for f in facts)]),
+        irritable=irritable_mood(kg, shown),
         option_codes=[info["disease_code"] for info in option["options_info"]],
         id=f"t{variant}-{key}",
         source="published",
@@ -142,6 +143,7 @@ def profile_case(kg: MentalKG, profile: CaseProfile, source: str, seed: int) -> 
         facts=facts,
         gold=profile.target[0],
         psychotic=psychotic_feature(kg, [(s.code, s.expression) for s in profile.symptoms]),
+        irritable=irritable_mood(kg, [(s.code, s.expression) for s in profile.symptoms]),
         option_codes=list(profile.option_codes),
         id=f"{prefix}-t{profile.variant}-{profile.key}",
         source=source,  # type: ignore[arg-type]
