@@ -180,7 +180,7 @@ def sampled_cases(
     """`n` fresh profiles per variant, one per seed profile, so that they cover `n` disorders
     (or pairs) rather than five variants of a few."""
     try:
-        profiles = sample_profiles(kg, list(variants), n, seed, variants_per_seed=1)
+        profiles = sample_profiles(kg, list(variants), n, seed, variants_per_seed=1, comorbid=True)
     except ValueError as exc:
         raise ArgumentError(f"n_sampled: {exc}") from exc
     return [profile_case(kg, p, source, seed) for p in profiles]

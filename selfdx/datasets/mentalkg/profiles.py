@@ -11,6 +11,9 @@
   random order of all 23 disorders or 87 pairs (or those chosen with `disorders`).
 - Types 3, 4a and 4b of one id are the same case (profile, options, persona) with a different
   key, and their seed profile is seed j of the main disorder's Type 2 profiles, as published.
+  The interview's sampled cases ask for `comorbid=True`: their Type 3 keeps the id's options
+  and persona but shows a comorbid profile (`comorbid_seed`) that holds both keyed disorders'
+  full criteria, since a patient keyed with two diagnoses should be able to support both.
 
 Each piece is drawn from its own generator seeded by `seed` and what it is for (e.g. the
 Type 2 seed 3 of D005), so a profile never depends on `n` or on the other variants asked for.
@@ -23,7 +26,8 @@ from collections.abc import Iterable, Sequence
 
 from selfdx.arguments import PositiveInt, checked
 from selfdx.datasets.mentalbench.schema import VARIANTS
-from selfdx.datasets.mentalkg.entities import MentalKG
+from selfdx.datasets.mentalkg.entities import MentalKG, duration_days
+from selfdx.datasets.mentalkg.exclusions import ANY_OTHER, exclusions_of
 from selfdx.datasets.mentalkg.options import pair_options, single_answer_options
 from selfdx.datasets.mentalkg.personas import sample_persona
 from selfdx.datasets.mentalkg.profile_schema import (
@@ -33,9 +37,19 @@ from selfdx.datasets.mentalkg.profile_schema import (
     CaseProfile,
     OptionEntry,
     PairInfo,
+    SampledCriteria,
+    SampledGroup,
     SeedProfile,
 )
-from selfdx.datasets.mentalkg.sampling import express, full_seed, partial_seed
+from selfdx.datasets.mentalkg.sampling import (
+    duration_window,
+    express,
+    format_days,
+    full_seed,
+    group_duration,
+    partial_seed,
+    sample_days,
+)
 from selfdx.errors import ArgumentError
 
 MAX_ID = 999  # MentalBench ids have three digits
@@ -126,10 +140,152 @@ def single_profile(
     )
 
 
+def illness_window(kg: MentalKG, codes: Sequence[str]) -> tuple[int, int] | None:
+    """The illness durations (days) that every disorder of `codes` accepts, None when none of
+    them sets one. A disorder whose minimum a DSM-5 exclusion makes strict (PTSD's month) starts
+    a day later. The window is empty (low > high) when the disorders' durations do not meet."""
+    windows = []
+    for code in codes:
+        criteria = kg.disorder(code).criteria
+        if criteria.min_days is None and criteria.max_days is None:
+            continue
+        low, high = duration_window(criteria.min_days, criteria.max_days)
+        if criteria.min_days is not None and any(
+            row.longer_than_minimum for row in exclusions_of(code)
+        ):
+            low = criteria.min_days + 1
+        windows.append((low, high))
+    if not windows:
+        return None
+    return max(low for low, _ in windows), min(high for _, high in windows)
+
+
+def co_occurrence_conflicts(kg: MentalKG, main: str, sub: str) -> list[str]:
+    """Why no profile can meet both disorders' criteria (empty when one can): a DSM-5
+    exclusion of one that the other's criteria set off (its disorder, or a group it requires),
+    illness durations that do not meet, impairment asked for by one and ruled out by the
+    other, two kinds of stressor (one is told), or a group one requires that would turn the
+    other into a third disorder (ADHD's presentations)."""
+    conflicts = []
+    for code, other in ((main, sub), (sub, main)):
+        needed = set(kg.disorder(other).required_groups)
+        for row in exclusions_of(code):
+            if other in row.disorders or ANY_OTHER in row.disorders or needed & set(row.groups):
+                conflicts.append(f"{code}: {row.dsm5}")
+        for name in needed & set(kg.disorder(code).optional_groups):
+            if kg.completing_disorders(code, name):
+                conflicts.append(f"{code}: {name} complete makes it another disorder")
+    window = illness_window(kg, (main, sub))
+    if window is not None and window[0] > window[1]:
+        conflicts.append("their illness durations do not meet")
+    first, second = (kg.disorder(code).criteria for code in (main, sub))
+    impairment = {first.functional_impairment_required, second.functional_impairment_required}
+    if {True, False} <= impairment:
+        conflicts.append("one requires functional impairment, the other rules it out")
+    traumatic = first.traumatic_stressor_required or second.traumatic_stressor_required
+    if traumatic and (
+        first.psychosocial_stressor_required or second.psychosocial_stressor_required
+    ):
+        conflicts.append("one requires a traumatic stressor, the other a psychosocial one")
+    return conflicts
+
+
+def merged_days(
+    seeds: Sequence[SeedProfile], window: tuple[int, int] | None, rng: random.Random
+) -> int | None:
+    """One illness duration for a comorbid profile: the longest seed duration both disorders
+    accept, else one drawn from their common window, else (no common window) the main's."""
+    if window is None:
+        return None
+    low, high = window
+    stated = [duration_days(s.criteria.duration) for s in seeds if s.criteria.duration]
+    fitting = [days for days in stated if low <= days <= high]
+    if fitting:
+        return max(fitting)
+    if low <= high:
+        return sample_days(low, high, rng)
+    return stated[0] if stated else None
+
+
+def merged_groups(
+    kg: MentalKG, seeds: Sequence[SeedProfile], days: int | None, rng: random.Random
+) -> tuple[SampledGroup, ...]:
+    """The union of the seeds' groups (main's first): a group both hold keeps the larger symptom
+    set and is required when either disorder requires it; a group duration longer than the
+    illness is drawn again within it (where the group's minimum allows)."""
+    chosen: dict[str, SampledGroup] = {}
+    for seed_ in seeds:
+        for group in seed_.groups:
+            held = chosen.get(group.name)
+            required = group.required or (held is not None and held.required)
+            if held is None or len(group.symptoms) > len(held.symptoms):
+                held = group
+            chosen[group.name] = held.model_copy(update={"required": required})
+    for name, group in chosen.items():
+        minimum = kg.groups[name].min_days
+        if (
+            group.duration
+            and days is not None
+            and minimum is not None
+            and minimum <= days < duration_days(group.duration)
+        ):
+            duration = group_duration(kg.groups[name], days, rng)
+            chosen[name] = group.model_copy(update={"duration": duration})
+    return tuple(chosen.values())
+
+
+def merged_criteria(kg: MentalKG, main: str, sub: str, days: int | None) -> SampledCriteria:
+    """Both disorders' criteria stated at once: impairment where either asks for it, the
+    stressor either needs (the main's kind where they differ: one stressor is told), and every
+    additional requirement of both."""
+    first, second = (kg.disorder(code).criteria for code in (main, sub))
+    impairment = first.functional_impairment_required
+    if impairment is None:
+        impairment = second.functional_impairment_required
+    traumatic = first.traumatic_stressor_required or second.traumatic_stressor_required
+    psychosocial = first.psychosocial_stressor_required or second.psychosocial_stressor_required
+    if traumatic and psychosocial:
+        traumatic = first.traumatic_stressor_required
+        psychosocial = not traumatic
+    return SampledCriteria(
+        duration=format_days(days) if days is not None else None,
+        functional_impairment=impairment,
+        traumatic_stressor=traumatic,
+        psychosocial_stressor=psychosocial,
+        additional_requirements=tuple(
+            dict.fromkeys((*first.additional_requirements, *second.additional_requirements))
+        ),
+    )
+
+
+def comorbid_seed(kg: MentalKG, main: str, sub: str, index: int, seed: int) -> SeedProfile:
+    """A Type 3 seed that meets both disorders: the union of a full seed of each (each from
+    its own generator), one illness duration both accept, both disorders' criteria stated."""
+    pair = f"{main}-{sub}"
+    seeds = [
+        full_seed(kg, code, rng_for(seed, "comorbid", pair, index, code)) for code in (main, sub)
+    ]
+    rng = rng_for(seed, "comorbid", pair, index, "merge")
+    days = merged_days(seeds, illness_window(kg, (main, sub)), rng)
+    return SeedProfile(
+        disorder=main,
+        completeness="full",
+        groups=merged_groups(kg, seeds, days, rng),
+        criteria=merged_criteria(kg, main, sub, days),
+    )
+
+
 def pair_profiles(
-    kg: MentalKG, variants: Iterable[str], pair: str, index: int, number: int, seed: int
+    kg: MentalKG,
+    variants: Iterable[str],
+    pair: str,
+    index: int,
+    number: int,
+    seed: int,
+    comorbid: bool = False,
 ) -> list[CaseProfile]:
-    """The Types 3/4a/4b cases of one id of a pair: one profile, three keys."""
+    """The Types 3/4a/4b cases of one id of a pair: one profile, three keys. With `comorbid`,
+    Type 3 shows `comorbid_seed` instead (same options and persona), stating its criteria."""
     main, sub = pair.split("-")
     differential = kg.differential(main, sub)
     base = seed_profile(kg, main, "partial", index, seed)
@@ -151,7 +307,7 @@ def pair_profiles(
         requirements_sub=kg.disorder(sub).criteria.additional_requirements,
     )
     targets = {"3": (main, sub), "4a": (main,), "4b": (sub,)}
-    return [
+    profiles = [
         CaseProfile(
             variant=variant,
             code=pair,
@@ -171,6 +327,18 @@ def pair_profiles(
         )
         for variant in variants
     ]
+    if not comorbid:
+        return profiles
+    both = comorbid_seed(kg, main, sub, index, seed)
+    shown, criteria = express(kg, both, rng_for(seed, "express", "comorbid", pair, number_text))
+    update = {
+        "groups": both.groups,
+        "symptoms": shown,
+        "criteria": criteria,
+        "removed_criteria": None,
+        "shortfalls": (),
+    }
+    return [p.model_copy(update=update) if p.variant == "3" else p for p in profiles]
 
 
 def sample_profiles(
@@ -180,8 +348,10 @@ def sample_profiles(
     seed: int = 0,
     variants_per_seed: int = IDS_PER_SEED,
     disorders: Sequence[str] | None = None,
+    comorbid: bool = False,
 ) -> list[CaseProfile]:
-    """`n` profiles for each variant in `variants`, in variant order, then plan order."""
+    """`n` profiles for each variant in `variants`, in variant order, then plan order
+    (`comorbid`: Type 3 holds both disorders' criteria, see `pair_profiles`)."""
     unknown = [v for v in variants if v not in VARIANTS]
     if unknown:
         raise ArgumentError(f"types: {unknown[0]!r} is not a MentalBench type variant")
@@ -202,9 +372,22 @@ def sample_profiles(
     if high:
         units = units_for(kg, "high", disorders)
         by_variant: dict[str, list[CaseProfile]] = {v: [] for v in high}
-        for pair, index, number in plan(units, n, variants_per_seed, rng_for(seed, "plan", "high")):
-            for profile in pair_profiles(kg, high, pair, index, number, seed):
-                by_variant[profile.variant].append(profile)
+        shared = [v for v in high if not (comorbid and v == "3")]
+        rounds = [(shared, units)] if shared else []
+        if len(shared) < len(high):
+            both = [u for u in units if not co_occurrence_conflicts(kg, *u.split("-"))]
+            if not both:
+                raise ArgumentError(
+                    f"disorders: no pair chosen for Type 3 can meet both disorders' criteria "
+                    f"({', '.join(units)})"
+                )
+            rounds.append((["3"], both))
+        for asked, pool in rounds:
+            for pair, index, number in plan(
+                pool, n, variants_per_seed, rng_for(seed, "plan", "high")
+            ):
+                for profile in pair_profiles(kg, asked, pair, index, number, seed, comorbid):
+                    by_variant[profile.variant].append(profile)
         for variant in high:
             profiles += by_variant[variant]
     return profiles
