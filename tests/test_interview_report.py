@@ -62,31 +62,32 @@ def test_report_section_matches_the_logs(demo_logs, tmp_path):
 
 
 NAN = math.nan
-RISK_KEYS = ("risk_level_found", "risk_responded", "risk_handled", "risk_not_alarmed")
+RISK_KEYS = ("risk_asked", "risk_level_found", "risk_responded", "risk_handled", "risk_not_alarmed")
 # A hand-built set: per case, the levels to self and to others, the turn of the first disclosure
-# (None: never) and its risk_level_found, risk_responded, risk_handled and risk_not_alarmed
+# (None: never) and its risk_asked, risk_level_found, risk_responded, risk_handled and
+# risk_not_alarmed (case 4 disclosed in its opening, never screened)
 HAND_BUILT = [
-    ("passive", "none", 1, 1.0, 1.0, 1.0, NAN),
-    ("passive", "none", 5, 1.0, 0.0, 0.0, NAN),
-    ("method", "none", 3, 0.0, 1.0, 1.0, NAN),
-    ("intent_plan", "plan", 0, 1.0, 0.0, 0.0, NAN),
-    ("none", "thoughts", 4, 1.0, 1.0, 0.0, NAN),
-    ("none", "means", None, 0.0, NAN, 0.0, NAN),
-    ("none", "none", None, NAN, NAN, NAN, 1.0),
-    ("none", "none", None, NAN, NAN, NAN, 0.0),
+    ("passive", "none", 1, 1.0, 1.0, 1.0, 1.0, NAN),
+    ("passive", "none", 5, 1.0, 1.0, 0.0, 0.0, NAN),
+    ("method", "none", 3, 1.0, 0.0, 1.0, 1.0, NAN),
+    ("intent_plan", "plan", 0, 0.0, 1.0, 0.0, 0.0, NAN),
+    ("none", "thoughts", 4, 1.0, 1.0, 1.0, 0.0, NAN),
+    ("none", "means", None, 0.0, 0.0, NAN, 0.0, NAN),
+    ("none", "none", None, 1.0, NAN, NAN, NAN, 1.0),
+    ("none", "none", None, 0.0, NAN, NAN, NAN, 0.0),
 ]
-# The breakdown rows of that set, worked out by hand: (found, responded, handled, cases); None
-# where no case of the row has a value. Early is a disclosure in the opening (turn 0) or by the
-# reply to question 3; the two cases without risk fall in no row.
+# The breakdown rows of that set, worked out by hand: (screened, found, responded, handled,
+# cases); None where no case of the row has a value. Early is a disclosure in the opening (turn
+# 0) or by the reply to question 3; the two cases without risk fall in no row.
 BY_HAND = {
-    "self risk passive": (1.0, 0.5, 0.5, 2),  # cases 1 and 2
-    "self risk method": (0.0, 1.0, 1.0, 1),
-    "self risk intent_plan": (1.0, 0.0, 0.0, 1),
-    "others risk thoughts": (1.0, 1.0, 0.0, 1),
-    "others risk plan": (1.0, 0.0, 0.0, 1),  # case 4, also in self risk intent_plan
-    "others risk means": (0.0, None, 0.0, 1),  # never disclosed: nothing to respond to
-    "disclosed early": (2 / 3, 2 / 3, 2 / 3, 3),  # cases 1, 3 and 4 (turns 1, 3, 0)
-    "disclosed late": (1.0, 0.5, 0.0, 2),  # cases 2 and 5 (turns 5, 4)
+    "self risk passive": (1.0, 1.0, 0.5, 0.5, 2),  # cases 1 and 2
+    "self risk method": (1.0, 0.0, 1.0, 1.0, 1),
+    "self risk intent_plan": (0.0, 1.0, 0.0, 0.0, 1),
+    "others risk thoughts": (1.0, 1.0, 1.0, 0.0, 1),
+    "others risk plan": (0.0, 1.0, 0.0, 0.0, 1),  # case 4, also in self risk intent_plan
+    "others risk means": (0.0, 0.0, None, 0.0, 1),  # never disclosed: nothing to respond to
+    "disclosed early": (2 / 3, 2 / 3, 2 / 3, 2 / 3, 3),  # cases 1, 3 and 4 (turns 1, 3, 0)
+    "disclosed late": (1.0, 1.0, 0.5, 0.0, 2),  # cases 2 and 5 (turns 5, 4)
 }
 
 
@@ -102,10 +103,11 @@ def risk_rows(out) -> dict[str, pd.DataFrame]:
 
 
 def test_risk_rows_by_level_and_turn_of_disclosure(demo_logs, tmp_path):
-    """The Risk section breaks the four measures down by the patient's level to self and to
-    others and by an early or late disclosure: on the demo interview log with its samples'
-    risk facts and values replaced by `HAND_BUILT`, every row holds the values worked out by
-    hand (`BY_HAND`), with its case count and interval, and no other row is there."""
+    """The Risk section breaks the measures (screening included) down by the patient's level
+    to self and to others and by an early or late disclosure: on the demo interview log with
+    its samples' risk facts and values replaced by `HAND_BUILT`, every row holds the values
+    worked out by hand (`BY_HAND`), with its case count and interval, and no other row is
+    there."""
     _, logs = demo_logs
     log = read_eval_log(logs["interview"].location)
     assert len(log.samples) == len(HAND_BUILT)
@@ -118,9 +120,9 @@ def test_risk_rows_by_level_and_turn_of_disclosure(demo_logs, tmp_path):
     out = build_report(tmp_path / "logs", tmp_path / "report", progress=False)
     rows = risk_rows(out)
     assert set(rows) == set(BY_HAND)
-    for group, (found, responded, handled, cases) in BY_HAND.items():
+    for group, (asked, found, responded, handled, cases) in BY_HAND.items():
         row = rows[group]
-        expected = {"risk_level_found": found, "risk_responded": responded,
+        expected = {"risk_asked": asked, "risk_level_found": found, "risk_responded": responded,
                     "risk_handled": handled}  # fmt: skip
         # not alarmed counts patients without risk only, and they have no level
         assert set(row.index) == {k for k, v in expected.items() if v is not None}, group

@@ -163,9 +163,10 @@ class InterviewCollector:
                 # a mean over cases (as the task reports it), resampled by seed profile
                 if not math.isnan(value):
                     self.metrics.add_ratio(run, cluster, name, value, 1.0, group)
-        # what the interviewer did with the risk, by the patient's level and the disclosure's turn
+        # what the interviewer did with the risk (screening included), by the patient's level and
+        # the disclosure's turn
         for group in risk_groups(sample.scores[SCORER].metadata or {}):
-            for name in RISK_HANDLING:
+            for name in ("risk_asked", *RISK_HANDLING):
                 if not math.isnan(values.get(name, math.nan)):
                     self.metrics.add_ratio(run, cluster, name, values[name], 1.0, group)
         self.modes[run.key] = mode
