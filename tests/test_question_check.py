@@ -341,3 +341,16 @@ def test_every_class_of_question_is_in_the_held_out_part() -> None:
     assert (
         math.isfinite(len(items)) and len(items) + len(read_items(PART_FILES["dev"], "dev")) >= 1500
     )
+
+
+def test_every_labelled_question_on_a_demo_profile_finds_its_profile() -> None:
+    """The labels were written on the demo's profiles as they were then; since 9-A a sampled
+    Type 3 interview case shows another profile (both disorders' criteria), so the question
+    check keeps the profiles the labels name (67 dev items ask of demo-t3-D018-D020_h001)."""
+    from selfdx.datasets.question_check import PARTS, question_check_dataset
+
+    dataset = question_check_dataset("demo", PARTS)
+    profiles = {sample.metadata["profile"] for sample in dataset}
+    assert "demo:demo-t3-D018-D020_h001" in profiles
+    asked_of_it = [s for s in dataset if s.metadata["profile"] == "demo:demo-t3-D018-D020_h001"]
+    assert len(asked_of_it) == 67

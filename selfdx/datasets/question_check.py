@@ -80,7 +80,9 @@ def profile_cases(data: str, needed: set[str]) -> dict[str, InterviewCase]:
     """The interview cases the items name, by `source:id`: demo cases always, published ones
     when `data` is a MentalBench resources/ folder."""
     found: dict[str, InterviewCase] = {}
-    _, demo = load_cases("demo", ("1", "2", "3"))
+    # the demo's Type 3 profiles as the labels were written on them (before sampled Type 3
+    # profiles held both disorders' criteria, `load_cases`)
+    _, demo = load_cases("demo", ("1", "2", "3"), comorbid=False)
     found |= {f"demo:{c.id}": c for c in demo}
     if data != "demo" and any(p.startswith("published:") for p in needed):
         _, published = load_cases(data, ("1", "2", "3", "4a", "4b"))

@@ -175,12 +175,19 @@ def interleaved(cases: list[InterviewCase]) -> list[InterviewCase]:
 
 
 def sampled_cases(
-    kg: MentalKG, variants: Sequence[str], n: int, seed: int, source: str = "sampled"
+    kg: MentalKG,
+    variants: Sequence[str],
+    n: int,
+    seed: int,
+    source: str = "sampled",
+    comorbid: bool = True,
 ) -> list[InterviewCase]:
     """`n` fresh profiles per variant, one per seed profile, so that they cover `n` disorders
     (or pairs) rather than five variants of a few."""
     try:
-        profiles = sample_profiles(kg, list(variants), n, seed, variants_per_seed=1, comorbid=True)
+        profiles = sample_profiles(
+            kg, list(variants), n, seed, variants_per_seed=1, comorbid=comorbid
+        )
     except ValueError as exc:
         raise ArgumentError(f"n_sampled: {exc}") from exc
     return [profile_case(kg, p, source, seed) for p in profiles]
@@ -193,15 +200,18 @@ def load_cases(
     n_sampled: int | None = None,
     seed: int | None = None,
     generator: str = "gpt5",
+    comorbid: bool = True,
 ) -> tuple[MentalKG, list[InterviewCase]]:
     """The graph and the cases of a run (see the task's arguments). `n_sampled` and `seed`
-    default to 10 and 0, and for the demo to its own settings (4 cases per type, seed 0)."""
+    default to 10 and 0, and for the demo to its own settings (4 cases per type, seed 0).
+    `comorbid=False` gives sampled Type 3 the shared profile of the id's 4a and 4b (as before
+    9-A), the profiles the question check's labels were written on."""
     if data == "demo":
         kg = demo_kg()
         settings = demo_settings()
         n = settings["cases_per_type"] if n_sampled is None else n_sampled
         chosen_seed = settings["seed"] if seed is None else seed
-        return kg, sampled_cases(kg, variants, n, chosen_seed, source="demo")
+        return kg, sampled_cases(kg, variants, n, chosen_seed, "demo", comorbid)
     path = local_path(data)
     if not path.exists():
         raise ArgumentError(f"data: {data!r} does not exist")
@@ -211,5 +221,5 @@ def load_cases(
         chosen += interleaved(read_published(kg, path, variants, generator))
     if cases in ("sampled", "both"):
         n = DEFAULT_SAMPLED if n_sampled is None else n_sampled
-        chosen += sampled_cases(kg, variants, n, 0 if seed is None else seed)
+        chosen += sampled_cases(kg, variants, n, 0 if seed is None else seed, comorbid=comorbid)
     return kg, chosen
