@@ -39,6 +39,8 @@ def test_the_rules():
     assert dsm5_flags(["D013"], True, set(), False) == ["psychosis_in_non_psychotic_key"]
     assert dsm5_flags(["D015"], True, set(), True) == []  # MDD with psychotic features
     assert dsm5_flags(["D022"], False, {"S049"}, True) == ["bulimia_without_criterion_d"]
+    # a pair keyed first to another disorder: `met` is that disorder's rating, not bulimia's
+    assert dsm5_flags(["D023", "D022"], False, {"S049"}, True) == []
     assert dsm5_flags(["D022"], False, {"S046"}, True) == []
     assert dsm5_flags(["D022"], False, {"S049"}, False) == []  # not rated met: no dispute
 

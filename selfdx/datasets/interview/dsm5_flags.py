@@ -84,9 +84,9 @@ def dsm5_flags(
     flags = []
     if psychotic and any(code in NON_PSYCHOTIC_MOOD for code in keyed):
         flags.append(FLAGS[0])
-    if BULIMIA in keyed and met and CRITERION_D not in symptoms:
+    gold = keyed[0] if met else None  # `met` is the first key's rating, so only its rules apply
+    if gold == BULIMIA and CRITERION_D not in symptoms:
         flags.append(FLAGS[1])
-    gold = keyed[0] if met else None
     if gold in ELEVATED_KEYS and irritable and len(symptoms & set(ELEVATED_B)) < 4:
         flags.append(FLAGS[2])
     if gold == ACUTE_STRESS and len(symptoms & set(ACUTE_STRESS_SYMPTOMS)) < ACUTE_STRESS_MINIMUM:
