@@ -105,6 +105,24 @@ def test_the_command_prints_the_table_and_lists_every_error(capsys):
         assert len(listed) == len(errors)
 
 
+def test_another_labelled_file_is_measured_and_a_missing_one_is_one_line(tmp_path, capsys):
+    """`--file` measures a set in the bundled format (a probe round, a team's own answers)."""
+    rows = [
+        item("mentalbench_single", "committed", ["B"], "Answer: B", 1),
+        item("mentalbench_single", "committed", ["C"], "Answer: B", 2),  # a wrong credit
+        item("mentalbench_single", "hedged", [], "B or C", 3),
+    ]
+    path = tmp_path / "mine.jsonl"
+    path.write_text("".join(r.model_dump_json() + "\n" for r in rows), encoding="utf-8")
+    assert main(["--file", str(path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    # situation | answers | committed | right | unread | misread | declined | wrong_credit
+    assert out[-1].startswith("all | 3 | 2 | 1 | 0 | 1 | 1 | 1 | ")
+    assert main(["--file", str(tmp_path / "absent.jsonl")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"measure: error: {tmp_path / 'absent.jsonl'}: no such file"]
+
+
 # A white-box probe round (a tester who read the readers) found these; each must stay fixed.
 PROBED = [
     ("mentalbench_single", "B, unless the voices predate the mood episode, in which case D."),

@@ -382,3 +382,20 @@ def test_an_error_on_the_store_names_no_secret(store, tmp_path):
     done = selfdx(store, "report", f"{store['root']}-missing/logs", "--out", str(tmp_path / "r"))
     assert done.returncode != 0
     assert "selfdx" in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.slow
+def test_the_answer_check_measures_a_labelled_file_on_the_store(store):
+    """`measure --file s3://...` reads the store (a Path made it the local folder `s3:/...`)."""
+    import s3fs
+
+    url = f"{store['root']}/labelled/answers.jsonl"
+    line = (REPO_ROOT / "selfdx/datasets/demo/answer_check_dev.jsonl").read_text().splitlines()[0]
+    with s3fs.S3FileSystem().open(url, "w") as file:
+        file.write(line + "\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "selfdx.instruments.answers.measure", "--file", url],
+        env=store["env"], cwd=REPO_ROOT, capture_output=True, text=True, timeout=STEP_TIMEOUT,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.splitlines()[-1].startswith("all | 1 | 1 | 1 | 0 | 0 | 0 | 0 | ")

@@ -78,7 +78,7 @@ class LabelledAnswer(BaseModel):
         return self
 
 
-def read_answers(path: Path) -> list[LabelledAnswer]:
+def read_answers(path: Path | str) -> list[LabelledAnswer]:
     """The items of one file; a SelfdxError names the file, line and field that is wrong."""
     return [item for _, item in labelled_lines(path, LabelledAnswer)]
 
@@ -88,9 +88,13 @@ def disorder_names() -> dict[str, str]:
     return json.loads(NAMES_FILE.read_text(encoding="utf-8"))
 
 
-def load_answers(parts: tuple[str, ...] = PARTS) -> list[LabelledAnswer]:
+def load_answers(
+    parts: tuple[str, ...] = PARTS, path: Path | str | None = None
+) -> list[LabelledAnswer]:
+    """The bundled parts' items, or those of the file at `path` when one is given."""
     names = set(disorder_names().values())
-    items = [item for part in parts for item in read_answers(PART_FILES[part])]
+    files = [path] if path is not None else [PART_FILES[part] for part in parts]
+    items = [item for file in files for item in read_answers(file)]
     for item in items:
         if item.situation == "interview_free_text" and item.kind == "committed":
             if item.answer[0] not in names:

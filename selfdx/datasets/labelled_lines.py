@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TypeVar
 
+import fsspec
 from pydantic import BaseModel, ValidationError
 
 from selfdx.errors import SelfdxError
@@ -18,14 +19,23 @@ Item = TypeVar("Item", bound=BaseModel)
 PARTS = ("dev", "heldout")
 
 
-def labelled_lines(path: Path, model: type[Item]) -> Iterator[tuple[str, Item]]:
-    """(where, item) for every non-empty line of `path`, `where` naming the file and line; a
-    line that is not JSON, breaks `model` or repeats an id raises a SelfdxError."""
+def labelled_lines(path: Path | str, model: type[Item]) -> Iterator[tuple[str, Item]]:
+    """(where, item) for every non-empty line of `path` (a local path or a URL, read through
+    fsspec), `where` naming the file and line; a missing file, a line that is not JSON, one that
+    breaks `model` or repeats an id raises a SelfdxError."""
     seen: set[str] = set()
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    name = str(path).rstrip("/").rsplit("/", 1)[-1]
+    try:
+        with fsspec.open(str(path), "rt", encoding="utf-8") as file:
+            text = file.read()
+    except FileNotFoundError as exc:
+        raise SelfdxError(f"{path}: no such file") from exc
+    except UnicodeDecodeError as exc:
+        raise SelfdxError(f"{path}: not UTF-8 text") from exc
+    for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
-        where = f"{path.name}: line {number}"
+        where = f"{name}: line {number}"
         try:
             item = model.model_validate(json.loads(line))
         except json.JSONDecodeError as exc:

@@ -15,11 +15,16 @@ pair). A reading is the set of letters, disorder names or codes credited, or not
   B") are an invalid answer, never credited: they count as no reading.
 
     python -m selfdx.instruments.answers.measure [--part dev|heldout|all] [--errors]
+    python -m selfdx.instruments.answers.measure --file MY_ANSWERS.jsonl [--errors]
+
+`--file` measures another set in the bundled set's format (a probe round, a team's own answers)
+instead of the bundled parts.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -33,6 +38,7 @@ from selfdx.datasets.answer_check import (
 from selfdx.datasets.behaviour_labels import Action
 from selfdx.datasets.icd10 import normalize_code
 from selfdx.datasets.interview.cases import InterviewCase
+from selfdx.errors import SelfdxError
 from selfdx.instruments.answers.icd_code import diagnosis_code
 from selfdx.instruments.answers.interview_answer import read_answer
 from selfdx.instruments.answers.interviewer_reply import parse_reply
@@ -138,10 +144,18 @@ def summary(results: list[Result]) -> list[dict[str, object]]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--part", choices=[*PARTS, "all"], default="heldout")
+    parser.add_argument(
+        "--file", help="a JSONL file of labelled answers, measured instead of --part"
+    )
     parser.add_argument("--errors", action="store_true", help="list every misread or unread item")
     args = parser.parse_args(argv)
     parts = PARTS if args.part == "all" else (args.part,)
-    results = measure(load_answers(parts), disorder_names())
+    try:
+        items = load_answers(parts, args.file)
+    except SelfdxError as error:
+        print(f"measure: error: {error}", file=sys.stderr)
+        return 2
+    results = measure(items, disorder_names())
     rows = summary(results)
     keys = list(rows[0])
     print(" | ".join(keys))
