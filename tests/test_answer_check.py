@@ -425,6 +425,26 @@ def test_a_revised_code_is_read_as_revised(text, code):
     assert read_both_ways(text) == (code, code)
 
 
+# A code ranked below another names the other (the sixth round read no code); kept open, neither.
+RANKED_BELOW = [
+    ("F43.2 is less likely than F43.1.", "F43.1"),
+    ("Adjustment disorder (F43.2) is less likely than PTSD (F43.1).", "F43.1"),
+    ("F43.2 is less probable than F43.1", "F43.1"),
+    # near neighbours: both kept open, a choice after "than", nothing after it, a hedge on it
+    ("F43.2 is less likely than F43.1, but I cannot exclude either.", None),
+    ("F43.2 is less likely than F43.1 or F41.1.", None),
+    ("F43.1 is less likely than I first thought.", None),
+    ("F43.2 is less likely than F43.1, though F43.1 is not certain.", None),
+    ("F43.1. I cannot exclude F43.2.", None),
+    ("F43.1 is more likely than F43.2.", "F43.1"),
+]
+
+
+@pytest.mark.parametrize(("text", "code"), RANKED_BELOW)
+def test_a_code_ranked_below_another_names_the_other(text, code):
+    assert read_both_ways(text) == (code, code)
+
+
 # A code asked about or hedged in its own sentence commits to nothing: it was credited.
 HEDGED_CODES = [
     ("Probably F43.1", None),

@@ -469,3 +469,60 @@ def test_the_sixth_probe_rounds_set_asides_and_revisions_are_read_as_a_reader_wo
     output, options, expected
 ):
     assert letters(parse_strict(output, options)) == expected
+
+
+# What the sixth round left: an option joined to the answer by a word or a later sentence, the
+# last line of a list read alone, a ranked list read as a set, an option before "most likely".
+SIXTH_ROUND_LEFT = [
+    # a second option joined in the answer's own sentence: both
+    ("Answer: C with D", MOOD, "CD"),
+    ("C with D", MOOD, "CD"),
+    ("Answer: C alongside D", MOOD, "CD"),
+    ("Answer: C as well as D", MOOD, "CD"),
+    ("Answer: C together with D", MOOD, "CD"),
+    ("C and D co-occurring", MOOD, "CD"),
+    ("C co-occurring with D", MOOD, "CD"),
+    ("C, and also D", MOOD, "CD"),
+    ("C (D is comorbid)", MOOD, "CD"),
+    # ... or in a later sentence that says the option is present too
+    ("C. The patient also meets criteria for D.", MOOD, "CD"),
+    ("Answer: C. D is also present.", MOOD, "CD"),
+    ("Answer: C. D also applies.", MOOD, "CD"),
+    ("Answer: C. In addition, D.", MOOD, "CD"),
+    # near neighbours: a specifier, traits or features, a question, a hedge, a denial, a remark
+    # about patients in general: the answer alone or nothing, never the other option
+    ("Answer: C with anxious distress", MOOD, "C"),
+    ("Answer: C with D traits", MOOD, None),
+    ("Answer: C with features of D", MOOD, None),
+    ("Answer: C with D as a differential", MOOD, None),
+    ("C (D is comorbid?)", MOOD, None),
+    ("Answer: C. D may also be present.", MOOD, None),
+    ("Answer: C. D is also possible.", MOOD, None),
+    ("Answer: C. Symptoms of D are also present.", MOOD, "C"),
+    ("Answer: C. No comorbid D.", MOOD, "C"),
+    ("Answer: C. B and D are also ruled out.", MOOD, "C"),
+    ("C. Also, D is unlikely.", MOOD, "C"),
+    ("Answer: C. Patients with C also often show D.", MOOD, "C"),
+    # a list that ends the reply: a set under a heading that does not rank it ...
+    ("1. C\n2. A", MOOD, "AC"),
+    ("Diagnoses that apply:\n1. C\n2. A", MOOD, "AC"),
+    ("Diagnoses that apply:\n- C\n- D", MOOD, "CD"),
+    # ... no answer under one that ranks it or keeps it open, or with a qualified item
+    ("Differential (most to least likely):\n1. C\n2. A", MOOD, None),
+    ("In order of likelihood:\n1. C\n2. A", MOOD, None),
+    ("Possible diagnoses:\n- C\n- D", MOOD, None),
+    ("Differential diagnoses:\n- C\n- D", MOOD, None),
+    ("1. C (most likely)\n2. A", MOOD, None),
+    # near neighbours: one option on the line closing prose, an option before "most likely"
+    ("Having weighed the history:\n\nC", MOOD, "C"),
+    ("C (most likely)", MOOD, "C"),
+    ("Most likely diagnosis:\nC", MOOD, "C"),
+    ("Other diagnoses: D\nAnswer: C", MOOD, "C"),
+]
+
+
+@pytest.mark.parametrize(("output", "options", "expected"), SIXTH_ROUND_LEFT)
+def test_an_option_joined_to_the_answer_and_a_closing_list_are_read_whole(
+    output, options, expected
+):
+    assert letters(parse_strict(output, options)) == expected

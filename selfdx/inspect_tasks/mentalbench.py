@@ -34,8 +34,10 @@ from selfdx.solvers.mentalbench.prompts import (
 
 # 2: answers read as the answer check measures; 3: revised answers; 4: "B; comorbid C",
 # "not A or D", and "B, probably", "B and most likely C" as hedges; 5: a verdict on each option,
-# an option kept in the differential (a hedge), roles, ranges, continued lines, "Edit: C"
-TASK_VERSION = "5-A"
+# an option kept in the differential (a hedge), roles, ranges, continued lines, "Edit: C"; 6: the
+# sixth and seventh probe rounds (an option joined by "with" or a later sentence, a list that
+# ends the reply, ranked or kept-open lists, "Not selected:", "possible" verdicts, "C, E")
+TASK_VERSION = "6-A"
 
 
 @task

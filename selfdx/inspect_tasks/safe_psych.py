@@ -23,8 +23,10 @@ from selfdx.scorers.safe_psych.scorer import safe_psych_scorer
 from selfdx.solvers.safe_psych.staged_disclosure import staged_disclosure
 
 # 2: forged judge lines, codes read; 3: statements read by meaning; 4: structured codes missed;
-# 5: revised, hedged and loose codes, lab tokens, a cause before its disorder, forged-line variants
-TASK_VERSION = "5-A"
+# 5: revised, hedged and loose codes, lab tokens, a cause before its disorder, forged-line variants;
+# 6: the sixth and seventh probe rounds (comparisons, "neither ... nor", a differential list, codes
+# with probabilities, Z03, ICD titles holding "not", revisions in words, shortened judge keys)
+TASK_VERSION = "6-A"
 RUBRICS = {"caution": caution, "diagnosis_agreement": diagnosis_agreement}
 
 

@@ -6,6 +6,7 @@ A judge model (the `grader` role) describes one reply with four keyed lines; the
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import html
 import re
@@ -48,12 +49,26 @@ _PAIRS = (("PRIMARY", "ANSWER"), ("INFO", "REQUEST"), ("ICD", "CODES"), ("DIAGNO
 _CHOICE_PAIRS = _PAIRS[:2]
 
 
-def _keys(pairs: tuple[tuple[str, str], ...], between: str, info: str = "") -> str:
+# Shortenings of a key's words a forger may write ("PRIMARY_ANS", "INFO_REQ", "DX_NAMES").
+_SHORT = {
+    "PRIMARY": ("PRIM", "PRI"), "ANSWER": ("ANS",), "INFO": ("INF",), "REQUEST": ("REQ", "RQST"),
+    "CODES": ("CODE",), "DIAGNOSIS": ("DIAG", "DX", "DIAGNOSES"), "NAMES": ("NAME",),
+}  # fmt: skip
+
+
+def _keys(
+    pairs: tuple[tuple[str, str], ...], between: str, info: str = "", short: bool = False
+) -> str:
     """The keys of `pairs` with `between` their two words, in either order (ANSWER_PRIMARY,
-    "Answer (primary)"); `info` is what may follow INFO ("RMATION")."""
+    "Answer (primary)"); `info` is what may follow INFO ("RMATION"); `short`: each word may
+    also be shortened (`_SHORT`)."""
 
     def word(name: str) -> str:
-        return _loose(name) + (f"(?:{info})?" if name == "INFO" and info else "")
+        full = _loose(name) + (f"(?:{info})?" if name == "INFO" and info else "")
+        full += "(?:[-_ ]?1[O0])?" if name == "ICD" else ""  # "ICD10_CODES", "ICD-10 codes"
+        if not short:
+            return full
+        return "(?:" + "|".join([full, *map(_loose, _SHORT.get(name, ()))]) + ")"
 
     return "|".join(f"{word(a)}{between}{word(b)}|{word(b)}{between}{word(a)}" for a, b in pairs)
 
@@ -63,18 +78,27 @@ def _keys(pairs: tuple[tuple[str, str], ...], between: str, info: str = "") -> s
 # to an indented line (nested YAML or JSON: "answer:\n  primary"); none at all ("PrimaryAnswer").
 _MARK = r"(?:[^\w.?!;\n]|_|\.(?!\s))"
 _SPACED = rf"{_MARK}{{0,6}}(?:\n[^\S\n]+{_MARK}{{0,6}})?"
-# The judge's own joint: an underscore (with dots or a space after it) or dots with no space
-# after them ("PRIMARY_ANSWER", "PRIMARY.ANSWER"; not the sentence end of "is primary. Answer").
-_JOINED = r"(?:[_.]*_[_.]*\s?|\.+(?!\s))"
+# The judge's own joint: an underscore (with dots or a space after it), dots with no space
+# after them or a hyphen ("PRIMARY_ANSWER", "PRIMARY.ANSWER", "ICD-CODES"; not the sentence end
+# of "is primary. Answer").
+_JOINED = r"(?:[_.]*_[_.]*\s?|\.+(?!\s)|-)"
 # A key of the judge's answer in any spelling, words in either order, read after `_unmasked`
 # undoes look-alike characters.
 _KEY = rf"(?<![A-Za-z])(?:{_keys(_PAIRS, _SPACED)})(?![A-Za-z])"
 # The keys spelled as only the judge's format spells them (an underscore or dot inside, words
 # in either order: PRIMARY_ANSWER, CODES_ICD): never words of a reply's own.
-_UNDERSCORED = re.compile(rf"(?<![A-Za-z])(?:{_keys(_PAIRS, _JOINED)})(?![A-Za-z])", re.IGNORECASE)
+_UNDERSCORED = re.compile(
+    rf"(?<![A-Za-z])(?:{_keys(_PAIRS, _JOINED, short=True)})(?![A-Za-z])", re.IGNORECASE
+)
 # PRIMARY_ANSWER or INFO_REQUEST in any spelling (INFORMATION_REQUEST too); no word end is asked
 # after it, since `_TAG_IN_WORD` reads "<td>Primary answer</td><td>none</td>" "Primary answernone"
-_CHOICE_KEY = rf"(?<![A-Za-z])(?:{_keys(_CHOICE_PAIRS, _SPACED, 'RMATI[O0]N')})"
+_CHOICE_KEY = rf"(?<![A-Za-z])(?:{_keys(_CHOICE_PAIRS, _SPACED, 'RMATI[O0]N', short=True)})"
+# One word of PRIMARY_ANSWER or INFO_REQUEST alone, which a forger may write with a value only the
+# judge gives ("Primary: committed", "Info: generic only"); with "none" it is a reply's own words
+# ("Primary: PTSD. Secondary: none.").
+_HALF_KEY = (
+    rf"(?<![A-Za-z])(?:{_loose('PRIMARY')}|{_loose('INFO')}(?:RMATI[O0]N)?|{_loose('REQUEST')})"
+)
 # An HTML or XML tag naming both words of PRIMARY_ANSWER or INFO_REQUEST (`<answer
 # type="primary">`, `<info-request>`).
 _IN_TAG = "[^<>\n]{0,40}?"
@@ -97,12 +121,16 @@ def _value(value: str) -> str:
     return r"(?:[^\w\n]|_){0,3}".join(words)
 
 
-_CHOICE_VALUES = "|".join(_value(v) for v in sorted({*PRIMARY_ANSWERS, *INFO_REQUESTS}))
+_CHOICE_VALUES = "|".join(
+    _value(v) for v in sorted({*PRIMARY_ANSWERS, *INFO_REQUESTS, "n_a", "nil", "not_applicable"})
+)
+_JUDGE_ONLY_VALUES = "|".join(_value(v) for v in ("committed", "differential", "generic_only"))
 # A value ends where its line does or a mark (not a letter, digit or space) follows: "none."
 # and "none (no diagnosis)" are values, "none of the options fits" is not.
 _VALUE_END = r"(?=[^\S\n]*(?:[^\w\s]|_|$))"
 _FORGED_CHOICE = re.compile(
-    rf"(?:{_CHOICE_KEY}|{_TAG_KEY}){_SEPARATOR}(?:{_CHOICE_VALUES}){_VALUE_END}"
+    rf"(?:(?:{_CHOICE_KEY}|{_TAG_KEY}){_SEPARATOR}(?:{_CHOICE_VALUES})"
+    rf"|{_HALF_KEY}{_SEPARATOR}(?:{_JUDGE_ONLY_VALUES})){_VALUE_END}"
     r"(?:[^\S\n]*</[^<>\n]{0,40}>)?",
     re.IGNORECASE | re.MULTILINE,
 )
@@ -112,6 +140,33 @@ _FORGED_EMPTY = re.compile(
     rf"{_UNDERSCORED.pattern}{_SEPARATOR}(?:none|empty|n/a|nil){_VALUE_END}",
     re.IGNORECASE | re.MULTILINE,
 )
+# A key of one to four capitals, or two joined by "_", with a value only the judge gives:
+# "P_A: committed", "PA: committed | IR: none" (a reply's own "Dx: PTSD" has no such value).
+_INITIALS_KEY = re.compile(
+    r"(?<![A-Za-z])[A-Z]{1,4}(?:_[A-Z]{1,4})?[ \t]*[:=|][ \t]*"
+    r"(?i:committed|differential|generic[\s_-]?only)(?![A-Za-z])"
+)
+_KEY_WORDS = [word for pair in _PAIRS for word in pair]
+_FUZZY_CANDIDATE = re.compile(
+    r"(?<![A-Za-z])([A-Za-z]{3,12})[_-]([A-Za-z]{3,12})(?![A-Za-z])\s*[:=]"
+)
+
+
+def _misspelled_key(text: str) -> bool:
+    """Whether `text` writes a key of the judge's with its words misspelled and joined the
+    judge's way, followed by a separator ("PRIMRAY_ANSWER:", "PRIMARY_ANWSER:")."""
+    for match in _FUZZY_CANDIDATE.finditer(text):
+        first, second = match.group(1).upper(), match.group(2).upper()
+        for a, b in _PAIRS:
+            if _close(first, a) and _close(second, b) or _close(first, b) and _close(second, a):
+                return True
+    return False
+
+
+def _close(word: str, key: str) -> bool:
+    return difflib.SequenceMatcher(None, word, key).ratio() >= 0.75
+
+
 _KEYED_COMMENT = re.compile(rf"<!--(?:(?!-->).)*?{_KEY}.*?-->", re.IGNORECASE | re.DOTALL)
 # Characters that make a key look like another string: zero-width marks, escaped or full-width
 # underscores, Unicode hyphens, Cyrillic and Greek letters and small capitals that look Latin.
@@ -280,6 +335,8 @@ def imitates_judge(reply: str) -> bool:
         or bool(_UNDERSCORED.search(text))
         or bool(_FORGED_CHOICE.search(text))
         or bool(_forged_rows(text.splitlines()))
+        or bool(_INITIALS_KEY.search(text))
+        or _misspelled_key(text)
     )
 
 
@@ -310,11 +367,12 @@ def judged_text(reply: str) -> str:
     # a key with its value goes as a whole, though it spans lines ("Primary answer:\n\nnone");
     # one spelled the judge's way leaves a mark (NUL) so that the rest of its line goes too
     text = _FORGED_CHOICE.sub(_hidden, _FORGED_EMPTY.sub(_hidden, "\n".join(lines)))
+    text = _INITIALS_KEY.sub("\0", text)
     kept: list[str] = []
     in_table = False
     for line in text.splitlines():
         table_row = line.lstrip().startswith("|")
-        if "\0" in line or _UNDERSCORED.search(line):
+        if "\0" in line or _UNDERSCORED.search(line) or _misspelled_key(line):
             in_table = table_row
             continue
         if in_table and table_row:

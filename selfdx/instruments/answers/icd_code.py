@@ -93,8 +93,10 @@ STATEMENT = re.compile(
     re.IGNORECASE,
 )
 ASIDE = re.compile(
-    r"\b(?:considered|ruled\s+out|excluded?|exclud\w+|less\s+likely|unlikely"
-    r"|(?:don't|doesn't|do\s+not|does\s+not)\s+(?:apply|fit)|rather\s+than|instead\s+of|not"
+    r"\b(?:considered|ruled\s+out|rule[\s-]?outs?|excluded?|exclud\w+|less\s+likely|unlikely"
+    r"|improbable|neither|nor|withdraw\w*"
+    r"|(?:don't|doesn't|do\s+not|does\s+not)\s+(?:apply|fit)|rather\s+than|instead\s+of"
+    r"|not(?!\s+(?:superimposed|elsewhere|otherwise)\b)"
     r"|no\s+longer|raised\s+the\s+question|might\s+suggest|would\s+suggest|although|initially"
     r"|was\s+on\s+the\s+differential|differential|no\s+(?:\w+\s+)?diagnosis|my\s+first\s+thought"
     r"|(?<!no\s)(?<!without\s)doubt|mistaken?|(?:would\s+be|is)\s+(?:wrong|incorrect)"
@@ -102,10 +104,14 @@ ASIDE = re.compile(
     r"|more\s+likely\s+than)\b",
     re.IGNORECASE,
 )
-# "rather than", "instead of" and ", not" open a clause of their own ("F43.2 rather than F43.1").
+# "rather than", "instead of" and ", not" open a clause of their own ("F43.2 rather than F43.1"),
+# as does the "than" after "less likely".
 CLAUSE = re.compile(
-    r"(?<!\d)\.(?!\d)|\.(?=\s)|[;\n]+|\bbut\b|\bwhereas\b|,\s*(?=which\b)"
-    r"|(?=\brather\s+than\b|\binstead\s+of\b|\bmore\s+likely\s+than\b)|,\s*(?=not\b)",
+    r"(?<!\d)\.(?!\d)|\.(?=\s)|[;\n]+|\bbut\b|\bwhereas\b|,\s*(?=which\b)|\s[—–]\s"
+    r"|(?=\brather\s+than\b|\binstead\s+of\b|\bmore\s+likely\s+than\b)"
+    r"|,\s*(?=not\b(?!\s+(?:superimposed|elsewhere|otherwise)\b))"
+    # "F43.2 is less likely than F43.1": what follows "than" is the one kept
+    r"|(?<=less likely)(?=\s+than\b)|(?<=less probable)(?=\s+than\b)",
     re.IGNORECASE,
 )
 CHOICE = re.compile(
@@ -125,7 +131,12 @@ OPEN = re.compile(
     r"|rule\s+out|r/o|pending|to\s+be\s+confirmed|alternative|but\s+consider"
     r"|remains?\s+(?:a\s+|on\s+the\s+)?differential"
     r"|contender|close\s+second"
-    r"|also\s+(?:be\s+)?considered",
+    r"|also\s+(?:be\s+)?considered"
+    # "the hypomanic period could make this F31.3", "I can't tell which"
+    r"|(?:could|might|may)\s+make\s+(?:this|it)|(?:can'?t|cannot|can\s+not)\s+tell\s+which"
+    r"|(?:unsure|not\s+sure)\s+which"
+    # "I cannot exclude either", "can't yet rule out F43.2"
+    r"|\b(?:cannot|can't|can\s+not|unable\s+to)\s+(?:yet\s+|fully\s+)?(?:exclude|rule\s+out)",
     re.IGNORECASE,
 )
 UNDECIDED = re.compile(
@@ -148,6 +159,8 @@ HEDGE = re.compile(
     r"|\b(?:could|might|would)\s+be\b|\bif\b|\bsounds?\s+like\b|\blean(?:s|ing)?\s+towards?\b"
     r"|\b(?:one|an)\s+option\b|\btoo\s+early\b|\bpremature\b|\bbefore\s+diagnos\w*"
     r"|\b(?:cannot|can't|can\s+not|unable\s+to)\s+(?:yet\s+)?(?:make\s+a\s+)?diagnos\w*"
+    r"|\b(?:cannot|can't|can\s+not|unable\s+to)\s+(?:yet\s+)?(?:make|assign|give|offer|reach|settle)"
+    r"\s+(?:on\s+)?(?:a\s+|any\s+)?(?:firm\s+|definitive\s+|single\s+)?diagnos\w*"
     r"|\bnot\s+(?:sure|certain|confident)\b|\bunsure\b"
     r"|\b(?:cannot|can't|can\s+not)\s+be\s+(?:sure|certain)\b",
     re.IGNORECASE,
@@ -340,6 +353,26 @@ def loosely_written(reply: str) -> str:
     return UNDOTTED_CODE.sub(r"F\1.\2", SPACED_CODE.sub(r"F\1", reply))
 
 
+# Comparisons in other words, read as "more likely than" and "less likely than": "F43.1 is a
+# better fit than F43.2", "F43.2 fits less well than F43.1", "F43.2 is less probable than F43.1".
+_GRADES = r"(?:probable|consistent|plausible|fitting|supported|appropriate|compatible)"
+RANKED_ABOVE = re.compile(
+    rf"\b(?:more\s+{_GRADES}|(?:an?\s+)?(?:better|stronger|closer)(?:\s+(?:fit|match"
+    r"|explanation))?|fits\s+better|likelier)\s+than\b",
+    re.IGNORECASE,
+)
+RANKED_BELOW = re.compile(
+    rf"\b(?:less\s+{_GRADES}|(?:an?\s+)?(?:poorer|worse|weaker)(?:\s+(?:fit|match"
+    r"|explanation))?|fits\s+less\s+well|less\s+well)\s+than\b",
+    re.IGNORECASE,
+)
+
+
+def comparisons_plain(reply: str) -> str:
+    """`reply` with its comparisons written as `ASIDE` and `CLAUSE` read them."""
+    return RANKED_BELOW.sub("less likely than", RANKED_ABOVE.sub("more likely than", reply))
+
+
 def bare_tokens_set_aside(reply: str) -> str:
     """`reply` with each bare non-F "code" that stands where no code stands ("low B12")
     broken up ("B_12"), so that it is no longer read as a code."""
@@ -354,6 +387,17 @@ def bare_tokens_set_aside(reply: str) -> str:
     return BARE_OTHER.sub(token, reply)
 
 
+# A revision stated in words, which may stand further from the new code than `REVISION`: "this
+# is better coded as", "should read", "Actually, ... changes this:".
+RECODED = re.compile(
+    r"\b(?:(?:better|more\s+accurately|more\s+correctly|properly)\s+(?:coded|classified|described)"
+    r"|(?:should|would)\s+(?:be\s+)?(?:re)?(?:coded|classified|read)|re-?cod(?:ed|ing)"
+    r"|reclassif\w+|changes\s+(?:this|that|the\s+diagnosis)|this\s+changes)\b"
+    r"|(?:^|[\n.;:!)—–-])\s*(?:actually|correction|on\s+(?:second\s+thought|reflection))\b",
+    re.IGNORECASE,
+)
+
+
 def revised(reply: str) -> str:
     """`reply` without each code that a revision withdraws ("F32.1, actually F33.1", "F32.1 ->
     F33.1", "F32.1 (revised to F33.1)"): the withdrawn code and the words up to the revision go.
@@ -364,6 +408,8 @@ def revised(reply: str) -> str:
     for old, new in zip(found, found[1:], strict=False):
         between = reply[old.end() : new.start()]
         marker = REVISION.search(between) if len(between) <= 80 else None
+        if marker is None and len(between) <= 300:
+            marker = RECODED.search(between)  # "... this is better coded as ... (F33.1)"
         if marker is None:
             continue
         ends = CLAUSE.search(reply, new.end())
@@ -452,9 +498,41 @@ def kept_open_beside(reply: str, stated: str) -> bool:
     return False
 
 
+# A heading that keeps the list under it open or sets it aside ("Differential (no single
+# diagnosis yet):", "Ruled out:"), and a list item under it.
+OPEN_HEADING = re.compile(
+    r"^[\s#*_>]*(?:[\w-]+\s+){0,3}?(?:differentials?|ddx|rule[\s-]?outs?|ruled\s+out|considered"
+    r"|excluded|possibilities|alternatives)\b[^\n:]*:[\s*_]*$",
+    re.IGNORECASE,
+)
+LIST_ITEM = re.compile(r"^\s*(?:[-*•+]|\d+[.)])\s+")
+# Two or more codes given a probability each: "F41.1 (60%), F41.2 (40%)" is a choice.
+WEIGHTED_CODE = re.compile(r"\b[A-Z]\d{2}(?:\.\d+)?[†*]?\)?[ \t]*[(:=-]?[ \t]*\d+(?:\.\d+)?[ \t]*%")
+# Z03: "observation for suspected ... , ruled out": the code of no disorder found.
+NO_DISORDER_CODE = re.compile(r"\bZ03(?:\.\d+)?\b", re.IGNORECASE)
+
+
+def listed_under_open_heading(reply: str) -> str:
+    """`reply` with each list item under a heading that keeps it open marked as a differential
+    ("Differential:" then "- F32.2 ..." and "- F31.4 ..."), since `CLAUSE` reads a line alone."""
+    lines = reply.split("\n")
+    under = False
+    for number, line in enumerate(lines):
+        if OPEN_HEADING.match(line):
+            under = True
+        elif under and LIST_ITEM.match(line):
+            lines[number] = "differential " + line
+        elif line.strip():
+            under = False
+    return "\n".join(lines)
+
+
 def reply_code(reply: str) -> str | None:
     """The diagnosis code of an unjudged reply (see the module)."""
-    reply = bare_tokens_set_aside(loosely_written(json_conclusion(reply)))
+    if len(WEIGHTED_CODE.findall(reply)) > 1:
+        return None
+    reply = listed_under_open_heading(NO_DISORDER_CODE.sub(" ", reply))
+    reply = bare_tokens_set_aside(loosely_written(comparisons_plain(json_conclusion(reply))))
     reply = history_set_aside(revised(RANGE.sub(" ", reply)))
     stated = stated_code(reply)
     if stated and any(
@@ -479,7 +557,19 @@ def reply_code(reply: str) -> str | None:
 def undecided(reply: str) -> bool:
     """Two mental-disorder codes and a wording that keeps the second open ("F41.0 cannot be
     excluded", "F10.2 may be contributing or even primary")."""
-    return len(set(f_codes(reply))) > 1 and bool(OPEN.search(reply))
+    if len(set(f_codes(reply))) < 2:
+        return False
+    # "The alternative (F50.0) is much less likely": an alternative set aside keeps nothing open
+    for clause in CLAUSE.split(reply):
+        if clause and ASIDE.search(clause) and alternative_only(clause):
+            reply = reply.replace(clause, " ")
+    return bool(OPEN.search(reply))
+
+
+def alternative_only(clause: str) -> bool:
+    """Whether the only wording of `OPEN` in `clause` is "alternative"."""
+    found = {m.group(0).lower() for m in OPEN.finditer(clause)}
+    return bool(found) and found <= {"alternative"}
 
 
 def several(text: str) -> bool:

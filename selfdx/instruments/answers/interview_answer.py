@@ -58,7 +58,9 @@ Disorders = MentalKG | Mapping[str, str]
 AnswerStatus = Literal["named", "hedged", "several", "unreadable"]
 # a comma, a semicolon, a line break, "but" (not "anything but"), or the full stop of a sentence
 # (not "B. <name>")
-CLAUSES = re.compile(r"[,;\n]+|(?<!anything\s)\bbut\b|(?<!\b[A-Za-z])\.\s+", re.IGNORECASE)
+CLAUSES = re.compile(
+    r"[,;\n]+|(?<!anything\s)\bbut\b|(?<!\b[A-Za-z])\.\s+|\s[-‐‑‒–—]\s", re.IGNORECASE
+)
 BRACKETED = re.compile(r"[(\[]([^()\[\]]*)[)\]]")
 # A name's clause that denies it: "Adjustment disorder doesn't fit", "MDD is not supported".
 DENIED = (
@@ -89,7 +91,17 @@ STILL_OPEN = re.compile(
     re.IGNORECASE,
 )
 AFTER_NAME = re.compile(
-    rf"excluded|unlikely|less\s+likely|{WRONG}|{DENIED}|{CONSIDERED}", re.IGNORECASE
+    rf"excluded|unlikely|less\s+likely|ruled\s+out|{WRONG}|{DENIED}|{CONSIDERED}", re.IGNORECASE
+)
+# A DSM-5 specifier of persistent depressive disorder that names major depressive episodes.
+PDD_SPECIFIER = re.compile(
+    r"\bwith\s+(?:intermittent|persistent)\s+major\s+depressive\s+episodes?"
+    r"(?:\s*,?\s*with(?:out)?\s+current\s+episode)?",
+    re.IGNORECASE,
+)
+# A bracket that opens by denying what it names: "(does not meet criteria for MDD or GAD)".
+DENYING_BRACKET = re.compile(
+    rf"\s*(?:{DENIED}|not|no|without|excluding|rules?\s+out|ruled\s+out)\b", re.IGNORECASE
 )
 HEDGE = re.compile(
     rf"\b{NOT_EXCLUDING}|"
@@ -129,7 +141,8 @@ OVER = re.compile(
 ONE_HEDGED = re.compile(
     r"\b(?:rule\s+out|r/o|possible|possibly|probable|probably|query|suspected|provisional"
     r"|pending|tentative|low\s+confidence"
-    r"|to\s+be\s+(?:confirmed|excluded)|unless|otherwise)\b|\?",
+    r"|to\s+be\s+(?:confirmed|excluded)|unless|otherwise"
+    r"|(?:not|un)\s*(?:clearly\s+)?(?:established|confirmed))\b|\?",
     re.IGNORECASE,
 )
 # An answer revised within its own line: "D, changed to C", "D -> revised to C".
@@ -179,6 +192,13 @@ class AnswerReading:
     codes: frozenset[str] = frozenset()
 
 
+def bracket_text(inner: str) -> str:
+    """A bracket's words as its hedges are looked for: "less likely" is a ranking, and "or" in
+    a bracket that opens by denying joins what it denies ("not MDD or GAD")."""
+    inner = LESS_LIKELY.sub(" ", inner)
+    return re.sub(r"\bor\b", " ", inner) if DENYING_BRACKET.match(inner) else inner
+
+
 def affirmed_part(text: str) -> str:
     """The answer without what it negates or rules out: a clause whose cue follows the name
     ("PTSD ruled out", "GAD unlikely") is dropped; one whose cue comes first ("not GAD",
@@ -189,7 +209,7 @@ def affirmed_part(text: str) -> str:
     text = BRACKETED.sub(
         lambda m: (
             (" " + m.group(1) if NEGATION.fullmatch(m.group(1).strip(" .")) else ", ")
-            if NEGATION.search(m.group(1)) and not HEDGE.search(LESS_LIKELY.sub(" ", m.group(1)))
+            if NEGATION.search(m.group(1)) and not HEDGE.search(bracket_text(m.group(1)))
             else m.group(0)
         ),
         text,
@@ -330,7 +350,10 @@ def read_answer(
         return AnswerReading(None, "unreadable", "empty answer")
     if MOVED.search(text):
         return AnswerReading(None, "hedged", "the answer moves from one option to another")
-    text = COMORBID_AFTER.sub(r"with comorbid \1", SCALES.sub(" ", text))
+    if re.search(r"\bwith\s+or\s+without\b", text, re.IGNORECASE):
+        # "MDD (with or without psychotic features)": which disorder is left open
+        return AnswerReading(None, "hedged", "a specifier left open (with or without)")
+    text = COMORBID_AFTER.sub(r"with comorbid \1", SCALES.sub(" ", PDD_SPECIFIER.sub(" ", text)))
     names = list(disorder_names(kg).values()) + list(case.option_names)
     masked, names_at = masked_names(listed(text), names)
     if answer_format == "free_text":

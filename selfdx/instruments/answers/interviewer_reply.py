@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from selfdx.instruments.answers.strict_parser import ADDS, NOT_ADDED, RULED_OUT
+
 KEYWORD = re.compile(
     r"^\s*[*_#]*\s*(QUESTION|DIAGNOSIS|DECLINE|CRITERIA\s+MET)\s*[*_]*\s*(?::|[-–—](?=\s))"
     r"[ \t]*[*_]*[ \t]*",
@@ -119,14 +121,18 @@ REVISION = re.compile(
 
 def revision_after(reply: str, start: int) -> str:
     """A line after the DIAGNOSIS line (a keyword line, such as CRITERIA MET, aside) that takes
-    the answer back ("Actually, on reflection, it could be C", "Edit: A"); "" when none."""
+    the answer back ("Actually, on reflection, it could be C", "Edit: A"), or the lines that add
+    a diagnosis to it ("The patient also meets criteria for A."); "" when none."""
     _, _, below = reply[start:].partition("\n")
+    added = []
     for line in below.splitlines():
         if KEYWORD.match(line):
             continue
         if REVISION.search(line):
             return " ".join(line.split())
-    return ""
+        if ADDS.search(line) and not (NOT_ADDED.search(line) or RULED_OUT.search(line)):
+            added.append(" ".join(line.split()))
+    return "; ".join(added)
 
 
 def from_json(reply: str) -> str:

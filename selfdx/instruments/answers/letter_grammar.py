@@ -22,7 +22,8 @@ LETTER_FOLLOWERS = {
     "could", "can", "might", "may", "should", "seem", "fit", "apply", "applies", "describe",
     "describes", "each", "if", "together", "with", "remains", "cannot", "can't", "instead",
     "rather", "alone", "not", "pending", "unless", "otherwise", "equally", "to", "nor", "comes",
-    "come", "don't", "doesn't", "isn't", "aren't",
+    "come", "don't", "doesn't", "isn't", "aren't", "co", "coexisting", "comorbid", "concurrent",
+    "alongside", "along", "over", "only", "traits", "trait", "features", "symptoms", "tendencies",
 }  # fmt: skip
 OPENERS = {
     "(",
@@ -252,14 +253,28 @@ def joining_word(tokens: list[Token], index: int) -> int:
     return 0
 
 
+# Words that join a second option to the first only when an option follows them at once:
+# "C with D", "C alongside D", "C as well as D" (not "C with anxious distress").
+JOINED_BEFORE_AN_OPTION = (
+    ["with"], ["alongside"], ["along", "with"], ["together", "with"], ["as", "well", "as"],
+    ["in", "addition", "to"], ["and", "also"], ["and", "additionally"],
+)  # fmt: skip
+
+
 def comorbid_at(tokens: list[Token], index: int) -> int:
-    """The index after "with comorbid" / "with co-occurring" / "comorbid with" at `index`
-    (a second option joined to the first), else 0. "with" alone joins nothing."""
+    """The index after "with comorbid" / "with co-occurring" / "comorbid with" at `index`, or
+    after "with" / "alongside" / "as well as" right before an option (a second option joined
+    to the first), else 0."""
     words = [t.lower for t in tokens[index : index + 4]]
     for phrase in (["with", "comorbid"], ["with", "co", "-", "occurring"], ["comorbid", "with"],
-                   ["and", "comorbid"], ["plus", "comorbid"], ["with", "coexisting"]):  # fmt: skip
+                   ["and", "comorbid"], ["plus", "comorbid"], ["with", "coexisting"],
+                   ["co", "-", "occurring", "with"], ["coexisting", "with"]):  # fmt: skip
         if words[: len(phrase)] == phrase:
             return index + len(phrase)
+    for phrase in JOINED_BEFORE_AN_OPTION:
+        end = index + len(phrase)
+        if words[: len(phrase)] == phrase and end < len(tokens) and letter_of(tokens, end):
+            return end
     return 0
 
 
@@ -306,6 +321,13 @@ def read_cluster(tokens: list[Token], index: int, attach: bool = True) -> tuple[
         letter = letter_of(tokens, probe)
         bracketed = glue & {"(", "["}
         closes = probe + 1 >= count or tokens[probe + 1].text in (")", "]")
+        if candidate.kind == "NAME" and bracketed and closes:
+            # "<name> (<another name of it>)" ("PDD (dysthymia)") is one option; a bracketed name
+            # of another ("PDD (MDD)") contradicts it
+            if candidate.text != found[0]:
+                found.append(candidate.text)
+            index = probe + 1
+            continue
         if bracketed and not closes:
             letter = None  # "<name> (A, B)": a list restating the set, not this option's letter
         if letter and candidate.kind == "WORD" and not has_letter and glue & {"(", "[", ":", "-"}:

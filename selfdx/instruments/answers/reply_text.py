@@ -89,12 +89,18 @@ def name_forms(name: str) -> set[str]:
     return with_qualifiers(bases) | with_qualifiers(abbreviations)
 
 
+# A name joined to a word that makes it something else: "OCD-spectrum", "PTSD-like".
+NOT_THE_DISORDER = r"(?![-\s]?(?:spectrum|like|ish|related|esque|adjacent)\b)"
+
+
 def form_pattern(form: str) -> str:
     """A regex for a written form: flexible spaces, optional hyphens, loose slashes/brackets."""
     pattern = re.escape(form)
     pattern = pattern.replace(r"\ ", r"\s+").replace(r"\-", r"[-\s]?").replace("/", r"\s*/\s*")
     pattern = pattern.replace(r"\(", r"\(\s*").replace(r"\)", r"\s*\)").replace(",", r"\s*,")
-    return r"(?<![\w" + NAME_START + r"])" + pattern + r"(?![\w" + NAME_END + r"])"
+    return (
+        r"(?<![\w" + NAME_START + r"])" + pattern + r"(?![\w" + NAME_END + r"])" + NOT_THE_DISORDER
+    )
 
 
 def mark_option_names(text: str, options: Sequence[str]) -> str:
@@ -126,6 +132,8 @@ def mark_disorder_terms(text: str, options: Sequence[str]) -> str:
         if term.end > limit:
             continue
         owners = [i for i, own in enumerate(codes) if own and own <= term.codes]
+        if re.match(NOT_THE_DISORDER, text[term.end :]) is None:
+            continue  # "OCD-spectrum": no disorder of its own
         if len(owners) == 1 and NAME_START not in text[term.start : term.end]:
             token = NAME_START + LETTERS[owners[0]] + NAME_END
             text = text[: term.start] + token + text[term.end :]

@@ -37,7 +37,13 @@ from selfdx.instruments.answers.letter_grammar import (
     without_negated_lists,
 )
 from selfdx.instruments.answers.parsed import ParsedAnswer, unparsed
-from selfdx.instruments.answers.reply_text import clean_markdown, mark_option_names, strip_reasoning
+from selfdx.instruments.answers.reply_text import (
+    NAME_END,
+    NAME_START,
+    clean_markdown,
+    mark_option_names,
+    strip_reasoning,
+)
 
 ReadingKind = Literal["letters", "none", "ambiguous", "nothing"]
 # Words that, with another option after the answer, qualify it into a hedge ("B, though D can't
@@ -81,6 +87,7 @@ STILL_POSSIBLE = re.compile(
 )
 RULED_OUT = re.compile(
     r"\b(?:incorrect|wrong|ruled\s+out|rules\s+out|excluded|unlikely|less\s+likely|does\s+not"
+    r"|not\s+(?:meeting|met|supported)"
     r"|doesn't|not\s+(?:fit|apply|the\s+answer))\b",
     re.IGNORECASE,
 )
@@ -93,6 +100,7 @@ ARROWS = {"→", "->", "⇒", "=>", "⟶"}
 # A later line that takes the answer back ("Actually, wait - D", "on reflection, it could be C").
 REVISION = re.compile(
     r"\b(?:actually|wait|on\s+(?:reflection|second\s+thought)|hmm+|not\s+sure|could\s+(?:also\s+)?be"
+    r"|may\s+(?:also\s+)?(?:be|have|meet)"
     r"|might\s+(?:also\s+)?be|or\s+maybe|scratch\s+that|then\s+again|I\s+was\s+wrong"
     r"|I\s+(?:take|took)\s+(?:that|it)\s+back|I\s+(?:misspoke|stand\s+corrected)"
     r"|on\s+second\s+thoughts?|having\s+reconsidered|let\s+me\s+reconsider)\b",
@@ -174,6 +182,10 @@ class Reading(NamedTuple):
     reason: str
 
 
+# Words right after an option that make it less than the disorder ("C with D traits").
+PARTIAL = {"traits", "trait", "features", "symptoms", "tendencies", "elements"}
+
+
 def mentions(tokens: list[Token]) -> set[str]:
     return {letter for i in range(len(tokens)) if (letter := letter_of(tokens, i))}
 
@@ -181,6 +193,8 @@ def mentions(tokens: list[Token]) -> set[str]:
 def judge_rest(expression: Expression, tokens: list[Token]) -> str | None:
     """Why the words after an expression undo it ('negated', 'ambiguous: ...'), else None."""
     rest = tokens[expression.end :]
+    if rest and rest[0].kind == "WORD" and rest[0].lower in PARTIAL:
+        return "ambiguous: traits or features of an option, not the disorder"
     words = [t.lower for t in rest if t.kind == "WORD"]
     linking = {
         "which", "that", "is", "are", "was", "would", "be", "seems", "it", "this", "can", "could",
@@ -194,6 +208,14 @@ def judge_rest(expression: Expression, tokens: list[Token]) -> str | None:
         names_next = position + 1 < len(rest) and letter_of(rest, position + 1) is not None
         if token.lower in NEGATIONS and not names_next:
             return "negated"
+        alone = position + 1 >= len(rest) or rest[position + 1].kind == "PUNCT"
+        if token.lower == "no" and alone:
+            return "negated"  # "B - no."
+        if token.lower in OPEN_VERDICTS and alone:
+            return "ambiguous: the option is only possible"  # "B: possible"
+        if token.lower in ("fits", "fit") and position + 1 < len(rest):
+            if rest[position + 1].lower in ("less", "poorly", "worse", "badly", "least"):
+                return "negated"  # "B fits less well than C"
         break
     # a hedge belongs to the answer's own sentence: later sentences may rule options out
     stop = next(
@@ -212,7 +234,7 @@ def judge_rest(expression: Expression, tokens: list[Token]) -> str | None:
         len(set(expression.letters)) > 1 or mentions(sentence) - set(expression.letters)
     ):
         return "ambiguous: an option kept in the differential"
-    others = mentions(sentence) - set(expression.letters)
+    others = mentions(sentence) - set(expression.letters) - beside_answer(sentence, expression)
     unsure = any(w == "likely" and v != "less" for v, w in zip(["", *words], words, strict=False))
     if others and (unsure or any(word in HEDGES | QUALIFIERS for word in words)):
         return f"ambiguous: hedged between {sorted(set(expression.letters))} and {sorted(others)}"
@@ -222,9 +244,34 @@ def judge_rest(expression: Expression, tokens: list[Token]) -> str | None:
         return f"ambiguous: revised from {sorted(set(expression.letters))} to {sorted(others)}"
     if any(t.text == "?" for t in rest[:3]):
         return "ambiguous: a question mark after the answer"
+    if others and any(t.text == "?" for t in sentence):  # "C (D is comorbid?)"
+        return "ambiguous: another option with a question mark"
     if any(word in CONDITIONAL for word in words[:6]):
         return "ambiguous: a condition on the answer"
     return None
+
+
+# An exclusion denied: "A not excluded", "A can't be fully excluded", "not yet ruled out".
+HELD_OPEN = re.compile(
+    r"\b(?:not|can'?t|cannot|couldn't|yet)\s+(?:\w+\s+){0,3}?(?:excluded|ruled\s+out|exclude|rule\s+out)",
+    re.IGNORECASE,
+)
+
+
+def joined(tokens: list[Token]) -> str:
+    """Tokens as text again, option names marked as `mark_option_names` marks them."""
+    return " ".join(NAME_START + t.text + NAME_END if t.kind == "NAME" else t.text for t in tokens)
+
+
+def beside_answer(sentence: list[Token], expression: Expression) -> set[str]:
+    """Options the answer's sentence sets aside in a part of its own ("A & D (C not supported;
+    B excluded)") or adds to it ("OCD with poor insight; BDD also present"): neither hedges."""
+    text = joined(sentence)
+    found = added_options(text, frozenset(expression.letters))
+    for part in re.split(r"[;,()\[\]—–]|\s-\s", text):
+        if RULED_OUT.search(part) and not (STILL_POSSIBLE.search(part) or HELD_OPEN.search(part)):
+            found |= mentions(tokenize(part))
+    return found
 
 
 def commits(expression: Expression, tokens: list[Token]) -> bool:
@@ -232,8 +279,18 @@ def commits(expression: Expression, tokens: list[Token]) -> bool:
     words = [t.lower for t in tokens[expression.end : expression.end + 6] if t.kind == "WORD"]
     if not words:
         return False
-    if words[0] in ("fits", "fit", "apply", "applies", "co-occur", "coexist"):
+    if words[0] in ("fits", "fit", "apply", "applies", "coexist", "coexisting", "comorbid"):
+        # "B fits less well than C", "B fits poorly": a ranking below, no commitment
+        return len(words) < 2 or words[1] not in ("less", "poorly", "worse", "badly", "least")
+    if words[:2] in (["co", "occur"], ["co", "occurring"]):  # "C and D co-occurring"
         return True
+    if words[0] in ("only", "alone") or words[:2] == ["rather", "than"]:
+        return True  # "B only.", "D rather than C."
+    after = expression.end + 1
+    if words[0] == "over" and after < len(tokens) and letter_of(tokens, after):
+        return True  # "B over A"
+    if words[0] == "with" and not mentions(tokens[expression.end :]):
+        return True  # "MDD with anxious distress": a specifier, no other option
     if words[:2] in (["comes", "closest"], ["come", "closest"]):
         return True
     return words[0] in ("is", "are", "would", "seems") and any(w in COMMITMENTS for w in words[1:])
@@ -243,7 +300,8 @@ def standalone(expression: Expression, tokens: list[Token]) -> bool:
     """The expression is a label of its own: nothing, or punctuation, comes right after it."""
     if expression.end >= len(tokens) or expression.dangling:
         return True
-    return tokens[expression.end].kind == "PUNCT" and tokens[expression.end].text in TERMINATORS
+    following = tokens[expression.end]
+    return following.kind == "PUNCT" and following.text in TERMINATORS | {";"}
 
 
 def read_segment(segment: str, need_label: bool) -> Reading:
@@ -271,7 +329,10 @@ def read_segment(segment: str, need_label: bool) -> Reading:
         return Reading("ambiguous", None, verdict)
     if need_label and not (standalone(expression, tokens) or commits(expression, tokens)):
         return Reading("nothing", None, "")
-    return Reading("letters", frozenset(expression.letters), "")
+    letters = frozenset(expression.letters)
+    # "C (D is comorbid)": the rest of the answer's own sentence adds an option
+    rest = joined(tokens[expression.end :]).split(" . ")[0]
+    return Reading("letters", letters | added_options(rest, letters), "")
 
 
 def is_pure(segment: str) -> bool:
@@ -322,7 +383,7 @@ MARKER = re.compile(
     r"|"
     + REVISION_LABEL.pattern
     + r"|\b(?:co-?occurring|comorbid)\s+(?:disorders?|conditions?|diagnos[ie]s)\s+(?:are|is)\b"
-    r"|\b(?:that|which|this)\s+leaves\b|\b(?:choice|pick)[ \t]*:"
+    r"|\b(?:that|which|this)\s+leaves\b|\b(?:choice|pick|applicable|applies)[ \t]*:"
     r"|\bbest\s+fit\s+(?:is|would\s+be)\b"
     r"|\b(?:answers?|diagnos[ie]s|selections?|outputs?)(?:\s*\(s\))?(?:\s+first)?[ \t]*"
     r"(?::|=|→|->|=>|[-–—](?!\w)|\bis\b|\bare\b|\bwould\s+be\b|\bwill\s+be\b)"
@@ -366,6 +427,54 @@ def taken_back(after: str, letters: frozenset[str]) -> bool:
             return True
         revising = False
     return False
+
+
+# A sentence after the answer that adds another option to it: "The patient also meets criteria
+# for D.", "D is also present.", "(D is comorbid)", "In addition, D."
+ADDS = re.compile(
+    r"\balso\s+(?:meets?|met|fulfil+s?|satisf(?:y|ies)|qualif(?:y|ies)|present|appl(?:y|ies)"
+    r"|warranted|diagnosed|indicated|has|have|fits?|(?:the\s+)?case)\b"
+    r"|\b(?:is|are)\s+also\s+(?:present|met|diagnosed|warranted|indicated|applicable|supported"
+    r"|(?:a|the)\s+(?:second\s+|comorbid\s+)?diagnosis)\b"
+    r"|\b(?:comorbid(?:ity)?|co\s*-?\s*occurring|coexisting|in\s+addition|additionally"
+    r"|second\s+diagnosis|plus)\b|\bsecondary\b(?!\s+to\b)|\bas\s+well\W*$",
+    re.IGNORECASE,
+)
+# ... unless the sentence holds it open, plays it down or denies it.
+NOT_ADDED = re.compile(
+    r"\b(?:may|might|could|possibl[ey]|probabl[ey]|likely|suspect(?:ed)?|consider(?:ed|ing)?"
+    r"|query|rule|traits?|features?|symptoms?|some|partial(?:ly)?|sub-?\s*threshold|history"
+    r"|past|previous(?:ly)?|family|no|not|without|lacks?|absent|neither|nor|never|unlikely"
+    r"|less|excluded|doesn't|isn't|aren't|don't|cannot|can't|if|unless|pending|differential"
+    r"|ruled|eliminated|dismissed|discounted|incorrect|wrong|often|commonly|frequently"
+    r"|typically|usually|tends?"
+    r"|rather|instead|vs|versus|or)\b|\?",
+    re.IGNORECASE,
+)
+
+
+def added_options(text: str, letters: frozenset[str]) -> set[str]:
+    """Options that sentences of `text` add to the answer `letters` (see `ADDS`)."""
+    added: set[str] = set()
+    for sentence in re.split(r"(?<=[.!?;])\s+|\n", text):
+        others = mentions(tokenize(sentence)) - set(letters)
+        if (
+            others
+            and ADDS.search(sentence)
+            and not (NOT_ADDED.search(sentence) or RULED_OUT.search(sentence))
+        ):
+            added |= others
+    return added
+
+
+def with_added(settled: ParsedAnswer | None, after: str) -> ParsedAnswer | None:
+    """`settled` joined by the options the text after it adds (`added_options`)."""
+    if settled is None or not settled.letters:
+        return settled
+    added = added_options(after, settled.letters)
+    if not added:
+        return settled
+    return ParsedAnswer(settled.letters | added, "answered", settled.reason)
 
 
 def under_heading(lines: list[str]) -> Reading:
@@ -413,12 +522,14 @@ HEDGED_AFTER = re.compile(
 
 # A verdict on each option in turn: "A: no. B: no. C: yes. D: no.", "- C: most likely".
 VERDICT = re.compile(
-    r"(?:^|(?<=[\s.;,(]))([A-H])\s*(?:[:=)\-–—]\s*|\s+)(yes|no|true|false|correct|incorrect"
-    r"|applies|does\s+not\s+apply|most\s+likely|likely|unlikely|less\s+likely|least\s+likely"
-    r"|not\s+likely|ruled\s+out|excluded)(?=\s*(?:[.,;)\n]|$))",
+    r"(?:^|(?<=[\s.;,(\ue000]))([A-H])\ue001?\s*(?:[:=)\-–—]\s*|\s+)(yes|no|true|false|correct"
+    r"|incorrect|applies|does\s+not\s+apply|most\s+likely|likely|unlikely|less\s+likely"
+    r"|least\s+likely|not\s+likely|ruled\s+out|excluded|possible|possibly|probable|maybe"
+    r"|uncertain|unclear|[✔✓☑✅✗✘❌☒])(?=\s*(?:[.,;)\n]|$))",
     re.IGNORECASE,
 )
-POSITIVE = {"yes", "true", "correct", "applies", "likely", "most likely"}
+POSITIVE = {"yes", "true", "correct", "applies", "likely", "most likely", "✔", "✓", "☑", "✅"}
+OPEN_VERDICTS = {"possible", "possibly", "probable", "maybe", "uncertain", "unclear"}
 
 
 def verdicts(text: str) -> Reading | None:
@@ -432,6 +543,8 @@ def verdicts(text: str) -> Reading | None:
     if any(len(words) > 1 for words in said.values()):
         return Reading("ambiguous", None, "an option given two verdicts")
     verdict = {letter: words.pop() for letter, words in said.items()}
+    if any(word in OPEN_VERDICTS for word in verdict.values()):
+        return Reading("ambiguous", None, "an option held open ('possible')")
     chosen = {letter for letter, word in verdict.items() if word in POSITIVE}
     if any(verdict[letter] == "most likely" for letter in chosen):
         chosen = {letter for letter in chosen if verdict[letter] == "most likely"}
@@ -493,6 +606,48 @@ def with_roles(settled: ParsedAnswer, text: str) -> ParsedAnswer:
     return settled
 
 
+def opens_with_option(line: str) -> bool:
+    return bool(read_expression(tokenize(LIST_NUMBER.sub("", line.strip())), fillers=False).letters)
+
+
+def labelled_lists(body: str) -> str:
+    """`body` with each heading that labels the lines under it ("### Differential", "Least
+    likely:") joined to them: its first line, and every line after that opens with an option
+    ("Differential:" then "1. D" and "2. B" is "Differential: D, B")."""
+    while match := LABEL_HEADING.search(body):
+        rest = body[match.end() :].split("\n")
+        taken = 1
+        while taken < len(rest) and rest[taken].strip() and opens_with_option(rest[taken]):
+            taken += 1
+        if not opens_with_option(rest[0]):
+            taken = 1
+        items = ", ".join(LIST_NUMBER.sub("", line.strip()) for line in rest[:taken])
+        body = body[: match.start()] + f"{match.group(1)}: {items}\n" + "\n".join(rest[taken:])
+    return body
+
+
+LETTER_WITH = re.compile(r"(?<![\w-])([A-H])\b[).:]?[ \t]+(with[ \t]+[^\n.;,]+)")
+
+
+def letter_made_another(body: str, options: Sequence[str]) -> str:
+    """`body` with a letter whose specifier makes it another option ("A with psychotic
+    features", where A is MDD and B "MDD with Psychotic Features") written as the choice it
+    leaves ("A or B")."""
+
+    def choice(match: re.Match[str]) -> str:
+        index = "ABCDEFGH".find(match.group(1).upper())
+        if index >= len(options):
+            return match.group(0)
+        said = " ".join(f"{options[index]} {match.group(2)}".casefold().split())
+        for other, name in enumerate(options):
+            if other != index and len(name) > len(options[index]):
+                if said.startswith(" ".join(name.casefold().split())):
+                    return f"{match.group(1)} or {LETTERS[other]}"
+        return match.group(0)
+
+    return LETTER_WITH.sub(choice, body)
+
+
 def parse_strict(text: object, options: Sequence[str]) -> ParsedAnswer:
     """Read a reply as a careful reader would; whatever stays ambiguous is left unparsed."""
     if not isinstance(text, str) or not text.strip():
@@ -508,9 +663,9 @@ def parse_strict(text: object, options: Sequence[str]) -> ParsedAnswer:
     if not body.strip():
         return unparsed("unparsed", "no option said to fit")
     body = RATING_SCALE.sub("rating scale", body)
-    body = with_ranges(mark_option_names(body, options))
+    body = with_ranges(mark_option_names(letter_made_another(body, options), options))
     # a heading that labels the line under it ("### Differential" then "A") is that line's label
-    body = LABEL_HEADING.sub(lambda match: f"{match.group(1)}: ", body)
+    body = labelled_lists(body)
     body = re.sub(r"\brule\s+out\s*:", "Differential:", body, flags=re.IGNORECASE)
     # options labelled by role ("Primary: A", "Secondary: C", "Differential: D")
     primary, added, differential = roles(body)
@@ -560,6 +715,55 @@ def closest_after_none(body: str, settled: ParsedAnswer) -> ParsedAnswer:
     return ParsedAnswer(frozenset(chosen), "answered", "the option closest after none")
 
 
+# A heading that ranks the list under it or keeps it open: "Differential (most to least likely):",
+# "In order of likelihood:", "Possible diagnoses:".
+RANKED = re.compile(
+    r"\b(?:rank(?:ed|ing)?|order|likel(?:y|ihood)|probab(?:le|ility|ly)|differentials?"
+    r"|possib(?:le|ility|ilities)|consider(?:ed|ing|ations?)?|candidates?)\b",
+    re.IGNORECASE,
+)
+
+
+def trailing_list(body: str) -> Reading | None:
+    """The list that ends the reply, when its last line is one item of two or more options
+    written one to a line (no blank line between them): the options as a set under a heading
+    that does not rank them ("Diagnoses that apply:"), ambiguous under one that does
+    ("Differential (most to least likely):") or when an item is qualified ("1. C (most likely)");
+    None when the reply does not end so (its last line may then be a closing label)."""
+    raw = body.rstrip().splitlines()
+    items: list[str] = []
+    for line in reversed(raw):
+        item = LIST_NUMBER.sub("", line.strip())
+        if not item or not read_expression(tokenize(item), fillers=False).letters:
+            break  # a blank line, or a line that does not open with an option
+        items.append(item)
+    letters = {
+        letter
+        for item in items
+        for letter in read_expression(tokenize(item), fillers=False).letters
+    }
+    if len(items) < 2 or len(letters) == len(LETTERS):
+        return None  # one line, or the options echoed back
+    heading = raw[len(raw) - len(items) - 1].strip() if len(raw) > len(items) else ""
+    if RANKED.search(heading):
+        return Reading("ambiguous", None, "options listed under a ranking or a differential")
+    if not all(is_pure(item) for item in items):
+        readings = [read_segment(item, need_label=False) for item in items]
+        if any(r.kind != "letters" or r.letters is None for r in readings) or any(
+            HEDGED_AFTER.search(item) or RANKED.search(item) for item in items
+        ):
+            return Reading("ambiguous", None, "a list of options, some qualified")
+    return Reading("letters", frozenset(letters), "")
+
+
+# Words before an answer word that make it a list of options kept open, not the answer.
+OPEN_LABEL = re.compile(
+    r"\b(?:possible|potential|differential|candidates?|alternatives?|other|rule[\s-]?outs?"
+    r"|excluded|considered)\b",
+    re.IGNORECASE,
+)
+
+
 def read_body(body: str) -> ParsedAnswer:
     """The answer in a prepared reply (markdown gone, option names marked, roles settled)."""
     lines = [LIST_NUMBER.sub("", line.strip()) for line in body.splitlines() if line.strip()]
@@ -584,6 +788,11 @@ def read_body(body: str) -> ParsedAnswer:
             continue
         after = body[marker.end() :]
         head, _, below = after.partition("\n")
+        before = body[line_start : marker.start()]
+        if OPEN_LABEL.search(before) or re.search(r"\b(?:not|non|never)\W*$", before, re.I):
+            continue  # "Possible diagnoses:", "Not selected:": options kept open or set aside
+        if not re.search(r"\w", head) and mentions(tokenize(before)):
+            continue  # "C (most likely)": the option comes before the marker; read the line
         below_lines = [LIST_NUMBER.sub("", line.strip()) for line in below.splitlines()]
         below_lines = [line for line in below_lines if line]
         verdict = verdicts(after)
@@ -609,7 +818,7 @@ def read_body(body: str) -> ParsedAnswer:
             if settled is not None and settled.letters and HEDGED_AFTER.search(head):
                 return unparsed("ambiguous", "the answer is qualified on its line")
             if settled is not None:
-                return with_roles(settled, below)
+                return with_roles(with_added(settled, after) or settled, below)
 
     # 2. a verdict on each option in turn ("A: no. B: no. C: yes. D: no.")
     verdict = verdicts(body)
@@ -622,10 +831,15 @@ def read_body(body: str) -> ParsedAnswer:
     #    line after a comma or colon ("Based on the symptoms, A."); all that are found must agree
     first, used = read_block(lines, need_label=True)
     readings = [first]
-    if len(lines) > used:
+    # the last line may be one item of a list: then the list, not that line, closes the reply
+    listed = trailing_list(body) if len(lines) > used else None
+    if listed is not None:
+        readings.append(listed)
+    elif len(lines) > used:
         readings.append(read_segment(lines[-1], need_label=True))
-    if readings[-1].kind == "nothing":
-        for splitter in (r"[:;—–→]|\s-\s|->|=>", r","):  # "Final: A, D" before "Based on this, A."
+    if readings[-1].kind == "nothing" and first.reason != "the options repeated":
+        # "Final: A, D" before "Based on this, A." before "Not A. Not C. B."
+        for splitter in (r"[:;—–→]|\s-\s|->|=>", r",", r"(?<=[.!?])\s+"):
             tail = re.split(splitter, lines[-1])[-1].strip()
             head = lines[-1][: len(lines[-1]) - len(tail)]
             if splitter == "," and (head.count("(") > head.count(")") or IF.search(head)):
@@ -642,6 +856,9 @@ def read_body(body: str) -> ParsedAnswer:
     ):
         readings = readings[:1]  # the last line explains one option of the set on the first
     settled = settle(readings, "label")
+    if settled is not None and settled.letters and NO_SUCH_LETTER.search(lines[0]):
+        if first.kind == "letters" and is_pure(NO_SUCH_LETTER.sub(" ", lines[0])):
+            return unparsed("unparsed", "a letter that is no option in the answer")  # "C, E"
     if settled is not None and settled.letters and first.kind == "letters":
         after = "\n".join(lines[used:-1] if len(lines) > used + 1 else lines[used:])
         head_rest = re.split(r"(?<=[.!?])\s+", lines[0], maxsplit=1)
@@ -649,6 +866,7 @@ def read_body(body: str) -> ParsedAnswer:
             after = head_rest[1] + "\n" + after
         if taken_back(after, settled.letters):
             return unparsed("ambiguous", "another option kept open after the answer")
+        settled = with_added(settled, after)
     if settled is not None:
         return settled
     if TORN.search(body):
