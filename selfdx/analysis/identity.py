@@ -22,6 +22,10 @@ from selfdx.solvers.interview.solver import DEFAULT_PATIENT
 
 # Task arguments that do not change what is measured: seeds make repeats, a cache only saves calls.
 REPEAT_TASK_ARGS = frozenset({"seed", "judge_cache"})
+# Arguments a task gained without a new task version, each with the value its logs from before
+# ran with: (task, argument, value). At that value the argument is left out of the key, so such a
+# log and a new run that ran the same way stay repeats; at any other value they are apart.
+ADDED_TASK_ARGS = (("interview", "risk_grader", "offline"),)
 # Sampling settings that change the model's replies (the seed is left out: seeds are repeats).
 SAMPLING_FIELDS = (
     "temperature",
@@ -158,10 +162,13 @@ def sampling_settings(log: EvalLog) -> dict[str, Any]:
 
 def settings(log: EvalLog) -> dict[str, Any]:
     """Every setting of the grouping key other than model, judge and data, by display name."""
+    task = selfdx_task(log)
     args = {
         name: value
         for name, value in (log.eval.task_args or {}).items()
-        if name not in REPEAT_TASK_ARGS and name != "data"
+        if name not in REPEAT_TASK_ARGS
+        and name != "data"
+        and (task, name, value) not in ADDED_TASK_ARGS  # a tuple: values may be lists
     }
     found = {f"{name}": value for name, value in args.items()}
     found |= {f"model {name}": value for name, value in sampling_settings(log).items()}
