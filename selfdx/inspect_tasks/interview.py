@@ -109,8 +109,12 @@ def interview(
     choice("full_text", full_text, FullText)
     choice("risk_grader", risk_grader, RiskGrader)
     if risk_grader == "model":
+        # no offline model answers the grader's three lines: the offline way is the argument
         require_role(
-            "grader", "selfdx/interview with risk_grader=model", "", "-T risk_grader=offline"
+            "grader",
+            "selfdx/interview with risk_grader=model",
+            offline="",
+            instead="-T risk_grader=offline",
         )
     checked("max_questions", max_questions, QuestionBudget, f"expected 0 to {MAX_QUESTIONS}")
     if n_sampled is not None:
