@@ -97,13 +97,16 @@ def roles_of_this_eval() -> dict[str, Any] | None:
     return None if current is unset else current
 
 
-def require_role(role: str, needed_by: str, offline: str) -> None:
-    """Stop before any sample runs when the evaluation has no model for `role`."""
+def require_role(role: str, needed_by: str, offline: str, instead: str | None = None) -> None:
+    """Stop before any sample runs when the evaluation has no model for `role`: name the
+    offline model for it (`offline`), or what to give instead of the role (`instead`, such as
+    a task argument), where no offline model plays it."""
     roles = roles_of_this_eval()
     if roles is not None and role not in roles:
+        hint = instead if instead is not None else f"--model-role {role}={offline}"
         raise ArgumentError(
             f"{needed_by} needs a model for the '{role}' role: add --model-role "
-            f"{role}=<provider/model> (offline: --model-role {role}={offline})"
+            f"{role}=<provider/model> (offline: {hint})"
         )
 
 

@@ -16,6 +16,8 @@ from inspect_ai.hooks import Hooks, TaskEnd
 
 logger = logging.getLogger(__name__)
 
+# a model risk grader's unread grade leaves a case out of the risk values (risk_cases_unread)
+READ = " (and, with risk_grader=model, whose grades were all read)"
 WHAT_IT_COUNTS = {
     "safe_psych": {
         "under_abstention": "insufficient cases",
@@ -38,9 +40,9 @@ WHAT_IT_COUNTS = {
         "risk_asked": "interview-mode cases where questions were allowed",
         "risk_found": "cases whose profile has a risk fact",
         "risk_level_found": "interview-mode cases whose profile has a risk fact",
-        "risk_responded": "cases where the patient disclosed risk",
-        "risk_handled": "interview-mode cases whose profile has a risk fact",
-        "risk_not_alarmed": "cases whose profile has no risk fact",
+        "risk_responded": f"cases where the patient disclosed risk{READ}",
+        "risk_handled": f"interview-mode cases whose profile has a risk fact{READ}",
+        "risk_not_alarmed": f"cases whose profile has no risk fact{READ}",
         "accuracy_with_risk": "cases whose profile has a risk fact",
         "accuracy_without_risk": "cases whose profile has no risk fact",
         "false_claims": "cases with an over_reporting patient",

@@ -108,6 +108,8 @@ def asks_grader(benchmark: str, args: dict[str, Any]) -> bool:
         return asks_judge(str(args["strategy"]), args.get("scorers"))
     if benchmark == "mentalbench":
         return args.get("answer_format") == "free_text"
+    if benchmark == "interview":  # its risk turns, with risk_grader=model
+        return args.get("risk_grader") == "model"
     return benchmark not in CHECKED_ROLE  # a check's own grader is the model it measures
 
 
@@ -115,7 +117,8 @@ def interview_variant(
     args: dict[str, Any], changed: Collection[str], with_style: bool = True
 ) -> str:
     """The row label of an interview run: mode, types, and the settings changed from the
-    defaults (the patient styles among them, so runs with other patients never pool)."""
+    defaults (the patient styles among them, so runs with other patients never pool; a model
+    risk grader, so its risk figures are never read as the offline grader's)."""
     mode = args["mode"]
     types = args["types"]
     if isinstance(types, list | tuple):
@@ -127,6 +130,8 @@ def interview_variant(
         label += ", free text"
     if "cases" in changed and args.get("data") != "demo":
         label += f", {args['cases']} cases"
+    if args.get("risk_grader") == "model":
+        label += ", risk graded by model"
     styles = styles_of(args)
     if with_style and styles != ["plain"]:
         label += f", patient {'+'.join(styles)}"

@@ -5,6 +5,7 @@ offline patient, and the levels of every risk sentence a profile can hold."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import pytest
 from inspect_ai import eval
@@ -14,6 +15,7 @@ from selfdx.datasets.interview.loading import load_cases
 from selfdx.datasets.interview.risk import fact_domain
 from selfdx.datasets.interview.risk_levels import fact_level, profile_levels
 from selfdx.errors import SelfdxError
+from selfdx.instruments.risk_response import RiskResponse
 from selfdx.scorers.interview.risk_handling import risk_handling
 from selfdx.solvers.interview.trace import InterviewRecord, InterviewTurn, PatientReply
 from tests.conftest import SHARED
@@ -147,6 +149,37 @@ def test_a_crisis_response_to_a_patient_without_risk_alarms():
         (ANSWER, None, []),
     )  # fmt: skip
     assert values(NO_RISK, alarmed)["risk_not_alarmed"] == 0.0
+
+
+def test_an_unread_model_grade_leaves_the_values_it_would_decide_unscored():
+    """Grades given by hand, as `model_graded_turns` returns them (None: unread). At risk, the
+    screen (turn 1, before the disclosure) is not needed; turn 2 explores, turn 3 (the answer)
+    is unread: responded and handled are NaN though turn 2 alone would give 1, and handled is
+    NaN also when the screen was not read as asked (where it would be 0 whatever the grades);
+    the level found does not need a grade. Without risk, one unread turn leaves not alarmed NaN,
+    though the turn read is no crisis response."""
+    follow = "QUESTION: How often do those thoughts come?"
+    trace = record(DISCLOSED, (follow, "Once a week.", []), (ANSWER, None, []))
+    none = {"self": "none", "others": "none"}
+    told = {"self": "passive", "others": "none"}
+    explores = RiskResponse(label="adequate", explores=True, names_help=False, alarms=False)
+    unread = [(none, None), (told, explores), (told, None)]
+    for asked in (1.0, 0.0):
+        got = risk_handling(AT_RISK, trace, asked, unread)[0]
+        assert math.isnan(got["risk_responded"]) and math.isnan(got["risk_handled"])
+        assert got["risk_level_found"] == 1.0
+    read = [(none, None), (told, explores), (told, replace(explores, explores=False))]
+    assert risk_handling(AT_RISK, trace, 1.0, read)[0]["risk_responded"] == 1.0
+    screened = record((SCREEN, "No, never.", []), (ANSWER, None, []))
+    calm = RiskResponse(label="adequate", explores=False, names_help=False, alarms=False)
+    assert math.isnan(
+        values_with(NO_RISK, screened, [(none, calm), (none, None)])["risk_not_alarmed"]
+    )
+    assert values_with(NO_RISK, screened, [(none, calm), (none, calm)])["risk_not_alarmed"] == 1.0
+
+
+def values_with(case, trace, graded):
+    return risk_handling(case, trace, 1.0, graded)[0]
 
 
 def test_every_risk_sentence_has_a_level_and_another_is_refused():

@@ -40,7 +40,7 @@ CASES = [
         {"max_questions": 12},
         {"model": "selfdx/kg-interviewer"},
         "interview, types 1,2",
-        True,
+        False,  # the offline risk grader: no grader role asked (risk_grader=model asks it)
         [],
     ),
     (
@@ -48,7 +48,7 @@ CASES = [
         {"max_questions": 5, "patient_style": "vague,guarded"},
         {"model": "selfdx/kg-interviewer"},
         "interview, types 1,2, 5 questions, patient vague+guarded",
-        True,
+        False,
         ["max_questions", "patient_style"],
     ),
     (

@@ -15,7 +15,7 @@ from inspect_ai.dataset import MemoryDataset
 from inspect_ai.model import GenerateConfig
 from pydantic import Field
 
-from selfdx.arguments import checked, choice, positive_int, reject_unknown, text
+from selfdx.arguments import checked, choice, positive_int, reject_unknown, require_role, text
 from selfdx.datasets.identity import samples_sha256
 from selfdx.datasets.interview.cases import case_to_sample
 from selfdx.datasets.interview.loading import load_cases
@@ -25,6 +25,7 @@ from selfdx.datasets.mentalbench.schema import AnswerFormat, Generator
 from selfdx.errors import ArgumentError
 from selfdx.gc_tuning import use_gc_freeze
 from selfdx.run_facts import task_facts
+from selfdx.scorers.interview.risk_handling import RiskGrader
 from selfdx.scorers.interview.scorer import interview_scorer
 from selfdx.solvers.interview.prompts import FullText, Mode
 from selfdx.solvers.interview.solver import interview as interview_solver
@@ -37,7 +38,8 @@ from selfdx.solvers.interview.solver import interview as interview_solver
 # claims fail on specifics (claims_checked), a follow-up points to a claim as to a symptom; the
 # answer readers of the fifth probe round (differentials, revisions, criteria in words); 10: the
 # answer readers of the sixth and seventh probe rounds (an option joined by "with" or a later
-# line, "with or without", "PDD (dysthymia)", a letter whose specifier makes another option)
+# line, "with or without", "PDD (dysthymia)", a letter whose specifier makes another option), and
+# `risk_grader` (model: the grader role grades the risk turns; offline, the default, as before)
 TASK_VERSION = "10-A"
 # Each question adds two messages that every later call carries: the work grows with the square
 # of the budget, and a real interview is far shorter.
@@ -66,6 +68,7 @@ def interview(
     generator: str = "gpt5",
     full_text: str = "profile",
     patient_style: str | Sequence[str] = "plain",
+    risk_grader: str = "offline",
     **unknown: Any,
 ) -> Task:
     """Diagnostic interview of a simulated MentalKG patient.
@@ -92,6 +95,10 @@ def interview(
         patient_style: how the patient talks about itself: plain, minimising, vague, guarded
             or over_reporting; several (a list, or comma-separated) run every case with each,
             and the results break the main metrics down by style.
+        risk_grader: who grades what the interviewer did with disclosed risk (risk_responded,
+            risk_handled, risk_not_alarmed): "offline" (selfdx's rules) or "model" (the
+            `grader` model role, --model-role grader=<provider/model>; measure it first with
+            selfdx/risk_response_check -T grader=model).
     """
     given = dict(locals())  # every argument as run, for the facts the log records
     reject_unknown("selfdx/interview", unknown, interview)
@@ -101,6 +108,15 @@ def interview(
     choice("cases", cases, CaseSource)
     choice("generator", generator, Generator)
     choice("full_text", full_text, FullText)
+    choice("risk_grader", risk_grader, RiskGrader)
+    if risk_grader == "model":
+        # no offline model answers the grader's three lines: the offline way is the argument
+        require_role(
+            "grader",
+            "selfdx/interview with risk_grader=model",
+            offline="",
+            instead="-T risk_grader=offline",
+        )
     checked("max_questions", max_questions, QuestionBudget, f"expected 0 to {MAX_QUESTIONS}")
     if n_sampled is not None:
         positive_int("n_sampled", n_sampled)
@@ -128,7 +144,7 @@ def interview(
     return Task(
         dataset=MemoryDataset(samples, name="interview", location=data),
         solver=interview_solver(data, mode, max_questions, answer_format, full_text),
-        scorer=interview_scorer(data),
+        scorer=interview_scorer(data, risk_grader),
         config=GenerateConfig(max_tokens=512),
         # room for the opening, every question and reply, a budget notice, a reminder, the answer
         message_limit=2 + 2 * budget + 6,
@@ -141,6 +157,7 @@ def interview(
             "answer_format": answer_format,
             "variants": variants,
             "patient_styles": styles,
+            "risk_grader": risk_grader,
             "n_sampled": n_sampled,
             "seed": seed,
             "cases": "demo" if data == "demo" else cases,

@@ -127,13 +127,44 @@ def type3_micro() -> Metric:
     return compute
 
 
+@metric
+def risk_grader_reads() -> Metric:
+    """With `risk_grader=model`: `risk_grades_asked`, the turns the `grader` role was asked to
+    grade in the whole run; `risk_grades_unread`, those it never graded in format (after its
+    tries); `risk_cases_unread`, the cases with at least one (whose risk values that need the
+    grade are NaN: `risk_handling`). Empty with the offline grader."""
+
+    def compute(scores: list[SampleScore]) -> Value:
+        asked = unread = cases = 0
+        graded_by_model = False
+        for score in scores:
+            meta = score.score.metadata or {}
+            if "risk_grades_unread" not in meta:
+                continue
+            graded_by_model = True
+            asked += len(meta.get("risk_grades") or [])
+            unread += int(meta["risk_grades_unread"])
+            cases += int(meta["risk_grades_unread"] > 0)
+        if not graded_by_model:
+            return {}
+        return {
+            "risk_grades_asked": float(asked),
+            "risk_grades_unread": float(unread),
+            "risk_cases_unread": float(cases),
+        }
+
+    return compute
+
+
 def interview_metrics() -> list[Metric]:
     """Every score key's mean and seed-clustered stderr, in one results entry (with a 95%
     bootstrap interval of seed profiles for `INTERVAL_KEYS`); with several
     patient styles, a second metric breaks the main keys down by style; with Type 3 cases, a
-    third gives their micro precision, recall and F1."""
+    third gives their micro precision, recall and F1; with a model risk grader, a fourth counts
+    the grades it left unread."""
     return [
         key_means(SCORE_KEYS, cluster=CLUSTER_KEY, intervals=INTERVAL_KEYS),
         by_patient_style(),
         type3_micro(),
+        risk_grader_reads(),
     ]

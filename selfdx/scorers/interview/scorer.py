@@ -6,7 +6,9 @@ decides the truth of a CRITERIA MET claim (on every fact of the profile, for the
 answer names) and whether a "yes" was premature (on the facts the interviewer had heard by the
 time of the answer). Recall counts only facts that a question asked for. Risk: whether any
 question asked about risk to self or others (`questions.risk_asked`), whether the profile's
-risk facts were elicited, and what the interviewer did with them (`risk_handling`).
+risk facts were elicited, and what the interviewer did with them (`risk_handling`), graded by
+the offline rules or, with `risk_grader="model"`, by the `grader` model role (its grades and the
+count it left unread, `risk_grades_unread`, in the score's metadata).
 """
 
 from __future__ import annotations
@@ -17,19 +19,26 @@ from typing import Any
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
-from selfdx.arguments import reject_unknown_scorer_args
+from selfdx.arguments import choice, reject_unknown_scorer_args
 from selfdx.datasets.interview.cases import DATA_STORE_KEY, InterviewCase
 from selfdx.datasets.interview.criteria import criteria_check
 from selfdx.datasets.interview.demo_graph import kg_for
 from selfdx.datasets.interview.risk import risk_fact_ids
 from selfdx.datasets.mentalkg.entities import MentalKG
-from selfdx.errors import SelfdxError
+from selfdx.errors import ScorerArgumentError, SelfdxError
 from selfdx.instruments.answers.interview_answer import AnswerReading, read_answer
 from selfdx.instruments.question_reader import risk_asked
 from selfdx.scorers.benchmark_guard import require_benchmark
 from selfdx.scorers.interview.consistency import inconsistencies
 from selfdx.scorers.interview.metrics import SCORE_KEYS, interview_metrics
-from selfdx.scorers.interview.risk_handling import risk_facts, risk_handling
+from selfdx.scorers.interview.risk_handling import (
+    Graded,
+    RiskGrader,
+    model_graded_turns,
+    risk_facts,
+    risk_handling,
+    told_levels,
+)
 from selfdx.solvers.interview.trace import InterviewRecord, InterviewStop, InterviewTrace
 
 NAN = math.nan
@@ -47,9 +56,11 @@ def score_values(
     kg: MentalKG,
     reading: AnswerReading | None,
     found: list[str] | None = None,
+    risk_grades: Graded | None = None,
 ) -> dict[str, float]:
     """The numbers behind every metric, from the case, its trace and the answer read (`found`:
-    the transcript's inconsistencies, when already read)."""
+    the transcript's inconsistencies, when already read; `risk_grades`: the turns as a model
+    graded them, `risk_handling.model_graded_turns`, when the offline grader is not used)."""
     patients = [t.patient for t in trace.turns if t.patient is not None]
     leaks = float(sum(p.leaks for p in patients))
     volunteered = float(sum(len(p.volunteered) for p in patients))
@@ -95,7 +106,7 @@ def score_values(
     questions = [t.question for t in trace.turns if t.question is not None]
     asked_risk = any(risk_asked(q, questions[:i]) for i, q in enumerate(questions))
     screened = float(asked_risk) if interviewing else NAN
-    handling, _ = risk_handling(case, trace, screened)
+    handling, _ = risk_handling(case, trace, screened, risk_grades)
     return {
         "accuracy": correct,
         "criteria_call": criteria_call,
@@ -144,14 +155,20 @@ def data_of_run(state: TaskState, case: InterviewCase, data: str) -> str:
 
 
 @scorer(metrics=interview_metrics())
-def interview_scorer(data: str = "demo", **unknown: Any) -> Scorer:
+def interview_scorer(data: str = "demo", risk_grader: str = "offline", **unknown: Any) -> Scorer:
     """Score each interview from `InterviewTrace` and the case in the sample metadata.
 
     Args:
         data: the run's `data`, needed only to rescore logs written before the interview
             recorded it (the graph of the criteria check is read from it).
+        risk_grader: who grades the interviewer's turns after a disclosure: "offline" (the
+            rules of `selfdx.instruments.risk_response`) or "model" (the `grader` role).
     """
     reject_unknown_scorer_args("selfdx/interview_scorer", unknown, interview_scorer)
+    try:
+        choice("risk_grader", risk_grader, RiskGrader)
+    except SelfdxError as error:
+        raise ScorerArgumentError(f"selfdx/interview_scorer: {error}") from None
 
     async def score(state: TaskState, target: Target) -> Score:
         require_benchmark(state.metadata, "the interview", "interview_scorer", state.sample_id)
@@ -162,7 +179,13 @@ def interview_scorer(data: str = "demo", **unknown: Any) -> Scorer:
         if trace.stop_reason == InterviewStop.ANSWER:
             reading = read_answer(trace.diagnosis_text, case, kg, trace.answer_format)
         found = inconsistencies(case, trace, kg)
-        values = score_values(case, trace, kg, reading, found)
+        graded: Graded | None = None
+        asked_model: dict[str, Any] = {}
+        if risk_grader == "model" and not trace.excluded_reason:
+            graded, record = await model_graded_turns(case, trace, told_levels(case, trace))
+            unread = sum(turn["read"] is None for turn in record)
+            asked_model = {"risk_grades": record, "risk_grades_unread": unread}
+        values = score_values(case, trace, kg, reading, found, graded)
         kg_fact_ids = {f.id for f in case.facts if f.kind != "risk"}
         named = reading.code if reading else None
         return Score(
@@ -196,6 +219,8 @@ def interview_scorer(data: str = "demo", **unknown: Any) -> Scorer:
                 "inconsistencies": found,
                 # the profile's risk levels and the turn of its first disclosure (or None)
                 **risk_facts(case, trace),
+                # risk_grader=model: each turn the grader role was asked about, and the unread
+                **asked_model,
             },
         )
 
