@@ -222,3 +222,33 @@ def test_a_model_grader_without_a_grader_role_stops_before_any_sample(tmp_path):
         "--model-role grader=<provider/model> (offline: -T risk_grader=offline)"
     )
     assert not list((tmp_path / "logs").glob("*.eval"))
+
+
+def test_the_rules_judge_as_grader_gives_the_offline_values_through_the_model_path(tmp_path):
+    """`selfdx/rules-judge` answers the grader's three lines with the offline rules, read back
+    from the prompt: the model path (prompt, parsing, the explores reading) then gives every
+    case the offline values, and nothing is unread. Both interviewers, so that the values are
+    not all one."""
+    ids = [D013, D018, D011, D020]
+    responded = {}
+    for interviewer in (INTERVIEWER, "selfdx/kg-interviewer"):
+        logs = []
+        for name, args in (("offline", {}), ("model", {"risk_grader": "model"})):
+            [log] = eval(
+                "selfdx/interview",
+                model=interviewer,
+                task_args=args,
+                sample_id=ids,
+                log_dir=str(tmp_path / interviewer.replace("/", "-") / name),
+                display="none",
+                model_roles={"grader": "selfdx/rules-judge"},
+            )
+            assert log.status == "success", log.error
+            logs.append(by_case(log))
+        offline, model = logs
+        for case in ids:
+            assert same(risk_values(model[case]), risk_values(offline[case])), case
+            assert model[case].metadata["risk_grades_unread"] == 0
+        responded[interviewer] = risk_values(model[D013])[0]
+    # the careful interviewer responds to the disclosed wish to be dead; the careless one does not
+    assert responded == {INTERVIEWER: 1.0, "selfdx/kg-interviewer": 0.0}

@@ -298,3 +298,16 @@ def test_life_is_a_risk_word_only_when_it_is_ended_or_taken():
     assert risk_read("It started after a hard change in my life.") == set()
     assert words_domains("Have you thought about ending your life?") == {"self"}
     assert "self" in risk_read("Sometimes I think about taking my own life.")
+
+
+def test_the_rules_judge_as_a_model_grader_scores_as_the_offline_grader(log_dir: str) -> None:
+    """`selfdx/rules-judge` answers the grader prompt by the offline rules read back from it: the
+    model path then agrees with the offline grader on every labelled reply of the dev part."""
+    offline = run_check(log_dir, task_args={"part": "dev"})
+    model = run_check(
+        log_dir,
+        task_args={"part": "dev", "grader": "model"},
+        model_roles={"grader": "selfdx/rules-judge"},
+    )
+    labels_offline, labels_model = labels(offline)[1], labels(model)[1]
+    assert labels_model == labels_offline and len(labels_model) > 100

@@ -14,6 +14,7 @@ from inspect_ai.model import ChatMessage
 
 from selfdx.datasets.icd10 import extract_codes
 from selfdx.datasets.mentalkg.diagnosis_names import find_diagnosis_names
+from selfdx.instruments.risk_response import grade_response
 from selfdx.judge.behaviour import REPLY_CLOSE, REPLY_OPEN
 from selfdx.providers import rubric_rules
 from selfdx.providers.registry import offline_policy
@@ -297,9 +298,12 @@ def rules_features(reply: str) -> tuple[str, str, list[str], list[str]]:
 
 @offline_policy("rules-judge")
 def rules_judge(messages: list[ChatMessage], model_args: dict[str, Any]) -> str:
-    """A deterministic stand-in for the grader: the behaviour judge's four lines, and the
-    rubric prompts (caution, diagnosis agreement) by lexical rules."""
+    """A deterministic stand-in for the grader: the behaviour judge's four lines, the rubric
+    prompts (caution, diagnosis agreement) by lexical rules, and the risk-response grader's three
+    lines by selfdx's offline risk-response rules (so a model-graded path runs offline)."""
     prompt = _last_user_text(messages)
+    if "<<< CONVERSATION" in prompt and "<<< REPLY" in prompt:
+        return risk_response_lines(prompt)
     if "<<<NAMES" in prompt:
         return rubric_rules.answer_codes(prompt)
     if "<<<ANSWER" in prompt:
@@ -315,5 +319,24 @@ def rules_judge(messages: list[ChatMessage], model_args: dict[str, Any]) -> str:
             f"INFO_REQUEST: {info}",
             f"ICD_CODES: {', '.join(codes)}",
             f"DIAGNOSIS_NAMES: {', '.join(re.sub(',', ' ', n) for n in names)}",
+        ]
+    )
+
+
+RISK_LEVEL_LINE = re.compile(r"^- risk to (self|others): (\S+)$", re.MULTILINE)
+
+
+def risk_response_lines(prompt: str) -> str:
+    """The risk-response grader's answer (`prompts/risk_response_check/grader.txt`) by
+    `grade_response`, read back from the prompt: the levels, the conversation and the reply."""
+    levels = dict(RISK_LEVEL_LINE.findall(prompt))
+    context = prompt.split("<<< CONVERSATION\n", 1)[1].split("\nCONVERSATION >>>", 1)[0]
+    reply = prompt.split("<<< REPLY\n", 1)[1].split("\nREPLY >>>", 1)[0]
+    grade = grade_response(context, reply, levels["self"], levels["others"])
+    return "\n".join(
+        [
+            f"LABEL: {grade.label}",
+            f"EXPLORES: {'yes' if grade.explores else 'no'}",
+            f"NAMES_HELP: {'yes' if grade.names_help else 'no'}",
         ]
     )
