@@ -141,7 +141,7 @@ def cmd_annotation_sample(args: argparse.Namespace) -> int:
 def cmd_sweep(args: argparse.Namespace) -> int:
     from selfdx.arguments import listed
     from selfdx.scheduler import resolve_shard
-    from selfdx.sweep import run_sweep
+    from selfdx.sweep import parse_task_args, run_sweep
     from selfdx.sweep_budget import budget_from_args
 
     variants: list[Any] | None = listed("--strategies", args.strategies or None)
@@ -168,6 +168,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         patient=args.patient,
         limit=args.limit,
         display=args.display,
+        task_args=parse_task_args(args.task_arg),
     )
     return 0 if ok else 1
 
@@ -310,6 +311,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="comma-separated MentalBench types (default 1,2,3,4) or interview types (default 1,2)",
     )
     sweep.add_argument("--data", default="demo", help="task argument data (default demo)")
+    sweep.add_argument(
+        "-T",
+        "--task-arg",
+        action="append",
+        metavar="NAME=VALUE",
+        help="a further task argument for every task, as inspect eval's -T "
+        "(-T patient_style=guarded -T max_questions=8); repeat for several",
+    )
     sweep.add_argument("--grader", help="judge model (the grader role)")
     sweep.add_argument(
         "--patient", help="the interview's patient model (default selfdx/kg-patient)"

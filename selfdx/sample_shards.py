@@ -26,6 +26,7 @@ from selfdx.sweep import (
     check_variants,
     default_variants,
     needs_judge,
+    parse_task_args,
     sweep_roles,
     sweep_tasks,
 )
@@ -57,6 +58,7 @@ def run_sample_sweep(
     patient: str | None = None,
     limit: int | None = None,
     budget: Budget | None = None,
+    task_args: dict[str, Any] | None = None,
     **eval_set_args: Any,
 ) -> bool:
     """Shard i of n of every task's samples (the arguments of `selfdx.sweep.run_sweep`; further
@@ -76,9 +78,11 @@ def run_sample_sweep(
     for taken in ("sample_id", "sample_shuffle"):
         if eval_set_args.get(taken) is not None:
             raise ArgumentError(f"{taken}: --split samples chooses each shard's samples itself")
+    sweep_tasks(benchmark, variants, data, task_args)  # bad task arguments: one line, at once
     common = dict(
         benchmark=benchmark,
         data=data,
+        task_args=task_args,
         roles=sweep_roles(grader, grader_connections, patient),
         max_connections=max_connections,
         **eval_set_args,
@@ -101,13 +105,14 @@ def _run_share(
     ledger: Any,
     benchmark: str,
     data: str,
+    task_args: dict[str, Any] | None,
     roles: Any,
     max_connections: int | None,
     **eval_set_args: Any,
 ) -> bool:
     """This shard's share of one (model, variant) task, as one resumable eval-set."""
     index, count = shard
-    task = sweep_tasks(benchmark, [variant], data)[0]
+    task = sweep_tasks(benchmark, [variant], data, task_args)[0]
     ids = [sample.id for sample in task.dataset]
     if limit is not None:
         ids = ids[:limit]
@@ -159,5 +164,6 @@ def sweep_samples(args: Any, variants: list[Any] | None) -> int:
         patient=args.patient,
         limit=args.limit,
         display=args.display,
+        task_args=parse_task_args(args.task_arg),
     )
     return 0 if ok else 1

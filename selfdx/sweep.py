@@ -28,22 +28,61 @@ from selfdx.errors import ArgumentError, warn
 from selfdx.sweep_budget import Budget, budgeted, mark_unfinished, spending
 from selfdx.sweep_order import bound_tasks, launch_order
 
+# The task argument each benchmark's sweep sets from its own option, per variant.
+VARIANT_ARG = {"safe_psych": "strategy", "mentalbench": "types", "interview": "types"}
+VARIANT_OPTION = {"strategy": "--strategies", "types": "--types"}
 
-def sweep_tasks(benchmark: str, variants: list[Any] | None, data: str) -> list[Task]:
-    """One task per strategy (Safe-Psych) or per type (MentalBench)."""
+
+def sweep_tasks(
+    benchmark: str,
+    variants: list[Any] | None,
+    data: str,
+    task_args: dict[str, Any] | None = None,
+) -> list[Task]:
+    """One task per strategy (Safe-Psych) or per type (MentalBench, interview), each with the
+    further `task_args` (`-T name=value`), which the task checks as it checks its own."""
+    extra = dict(task_args or {})
+    variant_arg = VARIANT_ARG.get(benchmark)
+    for name in ("data", variant_arg):
+        if name in extra:
+            option = "--data" if name == "data" else VARIANT_OPTION[name]
+            raise ArgumentError(f"-T {name}: the sweep sets it; give {option} instead")
     if benchmark == "safe_psych":
         from selfdx.inspect_tasks.safe_psych import safe_psych
 
-        return [safe_psych(data=data, strategy=check_strategy(s)) for s in variants or STRATEGIES]
+        return [
+            safe_psych(data=data, strategy=check_strategy(s), **extra)
+            for s in variants or STRATEGIES
+        ]
     if benchmark == "mentalbench":
         from selfdx.inspect_tasks.mentalbench import mentalbench
 
-        return [mentalbench(data=data, types=t) for t in variants or [1, 2, 3, 4]]
+        return [mentalbench(data=data, types=t, **extra) for t in variants or [1, 2, 3, 4]]
     if benchmark == "interview":
         from selfdx.inspect_tasks.interview import interview
 
-        return [interview(data=data, types=t) for t in variants or [1, 2]]
+        return [interview(data=data, types=t, **extra) for t in variants or [1, 2]]
     raise ArgumentError(f"benchmark: {benchmark!r} is not safe_psych, mentalbench or interview")
+
+
+def parse_task_args(given: list[str] | None) -> dict[str, Any]:
+    """`-T name=value` options as Inspect reads them (the value as YAML: `5`, `true`, `a,b` as
+    text); an ArgumentError naming one without `=` or given twice."""
+    import yaml
+
+    found: dict[str, Any] = {}
+    for item in given or []:
+        name, equals, value = item.partition("=")
+        name = name.strip()
+        if not equals or not name:
+            raise ArgumentError(f"-T {item!r}: expected name=value")
+        if name in found:
+            raise ArgumentError(f"-T {name}: given twice")
+        try:
+            found[name] = yaml.safe_load(value) if value.strip() else value
+        except yaml.YAMLError:
+            found[name] = value
+    return found
 
 
 def parse_shard(text: str) -> tuple[int, int]:
@@ -171,6 +210,7 @@ def run_sweep(
     shard: tuple[int, int] | None = None,
     patient: str | None = None,
     budget: Budget | None = None,
+    task_args: dict[str, Any] | None = None,
     **eval_set_args: Any,
 ) -> bool:
     """Run every model on every variant into `log_dir`; True when all tasks succeeded.
@@ -178,7 +218,8 @@ def run_sweep(
     The judge gets its own connection pool of `grader_connections`; `max_connections` bounds
     each subject model. Further keyword arguments go to `inspect_ai.eval_set` (for example
     `limit`, `epochs`, `retry_attempts`, `retry_on_error`). `patient` binds the interview's
-    `patient` role. To share each task's samples between shards instead of the tasks, see
+    `patient` role; `task_args` are further task arguments for every task (`-T name=value`).
+    To share each task's samples between shards instead of the tasks, see
     `selfdx.sample_shards.run_sample_sweep`.
 
     `processes` > 1 runs the models in that many worker processes at a time, each model in
@@ -203,8 +244,10 @@ def run_sweep(
         max_connections=max_connections,
         patient=patient,
         budget=budget.at(log_dir) if budget is not None else None,
+        task_args=task_args,
         **eval_set_args,
     )
+    sweep_tasks(benchmark, variants, data, task_args)  # bad task arguments: one line, at once
     folders = [model_log_dir(log_dir, model) for model in models]
     if processes > 1 and len(set(folders)) < len(folders):
         clash = sorted(m for m, f in zip(models, folders, strict=True) if folders.count(f) > 1)
@@ -235,7 +278,7 @@ def run_sweep(
     # each task bound to its model, in the launch order (Inspect's own models x tasks goes
     # model by model)
     every = default_variants(benchmark, variants)
-    by_variant = dict(zip(every, sweep_tasks(benchmark, every, data), strict=True))
+    by_variant = dict(zip(every, sweep_tasks(benchmark, every, data, task_args), strict=True))
     with spending(common["budget"]) as ledger:
         success, logs = eval_set(
             tasks=[
@@ -262,6 +305,7 @@ def run_shard(
     max_connections: int | None,
     patient: str | None = None,
     budget: Budget | None = None,
+    task_args: dict[str, Any] | None = None,
     **eval_set_args: Any,
 ) -> bool:
     """One shard of the sweep: its (model, variant) tasks, each task bound to its model, as one
@@ -277,7 +321,10 @@ def run_shard(
         return True
     with spending(budget) as ledger:
         tasks = [
-            budgeted(task_with(sweep_tasks(benchmark, [variant], data)[0], model=model), ledger)
+            budgeted(
+                task_with(sweep_tasks(benchmark, [variant], data, task_args)[0], model=model),
+                ledger,
+            )
             for model, variant in share
         ]
         success, logs = eval_set(
