@@ -200,6 +200,10 @@ INNOCENT = [
     "Arrows: re-experiencing >>> avoidance in severity.",
     "Scores: PCL-5 >> threshold.",
     "Reply >> see above.",
+    # a word to a reviewer or assessor with no verdict of the judge's in it
+    "Note to the reviewer: the collateral history from his sister is still awaited.",
+    "The assessor scored specific phobia items high on the screening questionnaire.",
+    "Rater comment: the patient was cooperative and committed to follow-up.",
 ]
 
 

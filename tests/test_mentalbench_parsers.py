@@ -526,3 +526,29 @@ def test_an_option_joined_to_the_answer_and_a_closing_list_are_read_whole(
     output, options, expected
 ):
     assert letters(parse_strict(output, options)) == expected
+
+
+# The eighth round's layouts (tests/probes/answers_round8.jsonl) and their near neighbours.
+EIGHTH_ROUND = [
+    ("The best answer here is option A.", MOOD, "A"),
+    ("I'll go with A. The history fits it.", MOOD, "A"),
+    ("A would be my pick.", MOOD, "A"),
+    ("Almost certainly A.", MOOD, "A"),
+    ("Definitely C. Also D. Nothing else.", MOOD, "CD"),
+    ("C it is.", MOOD, "C"),
+    # a second choice left open after the answer, or an open secondary role: no answer
+    ("Definitely C. The second one is either B or D.", MOOD, None),
+    ("Definitely C. B or A may also apply - can't tell which.", MOOD, None),
+    ("Primary: C. Secondary: unclear (D vs B).", MOOD, None),
+    ("Answer: C\nComorbid: ?", MOOD, None),
+    ("Definitely not C.", MOOD, None),
+    ("It is certainly A or C.", MOOD, None),
+    # near neighbours keep their reading
+    ("Primary: C. Secondary: D.", MOOD, "CD"),
+    ("Answer: D & C. A is less likely than either.", MOOD, "CD"),
+]
+
+
+@pytest.mark.parametrize(("output", "options", "expected"), EIGHTH_ROUND)
+def test_the_eighth_rounds_layouts_are_read_and_open_choices_are_not(output, options, expected):
+    assert letters(parse_strict(output, options)) == expected

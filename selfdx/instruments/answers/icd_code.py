@@ -505,6 +505,9 @@ OPEN_HEADING = re.compile(
     r"|excluded|possibilities|alternatives)\b[^\n:]*:[\s*_]*$",
     re.IGNORECASE,
 )
+CHOSEN_ITEM = re.compile(
+    r"\b(?:selected|chosen|primary|principal|final|working)\s+diagnosis\b", re.IGNORECASE
+)
 LIST_ITEM = re.compile(r"^\s*(?:[-*•+]|\d+[.)])\s+")
 # Two or more codes given a probability each: "F41.1 (60%), F41.2 (40%)" is a choice.
 WEIGHTED_CODE = re.compile(r"\b[A-Z]\d{2}(?:\.\d+)?[†*]?\)?[ \t]*[(:=-]?[ \t]*\d+(?:\.\d+)?[ \t]*%")
@@ -520,16 +523,28 @@ def listed_under_open_heading(reply: str) -> str:
     for number, line in enumerate(lines):
         if OPEN_HEADING.match(line):
             under = True
-        elif under and LIST_ITEM.match(line):
-            lines[number] = "differential " + line
+        elif under and LIST_ITEM.match(line):  # after the list mark: "1." ends a clause
+            if not CHOSEN_ITEM.search(line):  # "2. ... (F00.1*) - **selected diagnosis**"
+                lines[number] = LIST_ITEM.sub(lambda m: m.group(0) + "differential ", line, count=1)
         elif line.strip():
             under = False
     return "\n".join(lines)
 
 
+# The reply's own word that it makes no diagnosis: "I cannot diagnose this patient reliably",
+# "no primary psychiatric diagnosis is made", "I withdraw it", "I would ABSTAIN".
+NO_DIAGNOSIS = re.compile(
+    r"\b(?:I\s+(?:cannot|can't|can\s+not|am\s+unable\s+to|won't)\s+(?:reliably\s+)?diagnose"
+    r"|no\s+(?:primary\s+|firm\s+)?(?:psychiatric\s+|mental\s+)?diagnosis\s+(?:is|can\s+be)"
+    r"\s+(?:made|given|assigned)|(?:I\s+)?withdraw\s+(?:it|the\s+(?:code|diagnosis))"
+    r"|I\s+(?:would|will)\s+abstain)\b",
+    re.IGNORECASE,
+)
+
+
 def reply_code(reply: str) -> str | None:
     """The diagnosis code of an unjudged reply (see the module)."""
-    if len(WEIGHTED_CODE.findall(reply)) > 1:
+    if len(WEIGHTED_CODE.findall(reply)) > 1 or NO_DIAGNOSIS.search(reply):
         return None
     reply = listed_under_open_heading(NO_DISORDER_CODE.sub(" ", reply))
     reply = bare_tokens_set_aside(loosely_written(comparisons_plain(json_conclusion(reply))))

@@ -135,8 +135,12 @@ PAST = re.compile(
 )
 # A clause that only says the clause before it is over: "Prior PTSD, now resolved".
 OVER = re.compile(
-    r"\W*(?:now\s+)?(?:resolved|in\s+(?:full|sustained)\s+remission)\W*", re.IGNORECASE
+    r"\W*(?:now\s+)?(?:(?:has|have)\s+(?:since\s+)?(?:been\s+)?)?(?:resolved|superseded"
+    r"|in\s+(?:full|sustained)\s+remission|no\s+longer\s+(?:applies|present|met|current))\W*",
+    re.IGNORECASE,
 )
+# What was ruled out, to the sentence's end: "Ruled out: bipolar I disorder, schizophrenia."
+RULED_OUT_LIST = re.compile(r"\b(?:ruled\s+out|excluded)\s*:[^.;\n]*", re.IGNORECASE)
 # What holds a single disorder open: "rule out PTSD", "possible GAD", "PTSD?", "pending".
 ONE_HEDGED = re.compile(
     r"\b(?:rule\s+out|r/o|possible|possibly|probable|probably|query|suspected|provisional"
@@ -356,10 +360,10 @@ def read_answer(
     text = COMORBID_AFTER.sub(r"with comorbid \1", SCALES.sub(" ", PDD_SPECIFIER.sub(" ", text)))
     names = list(disorder_names(kg).values()) + list(case.option_names)
     masked, names_at = masked_names(listed(text), names)
-    if answer_format == "free_text":
-        masked, only_past = without_past(masked)
-        if only_past:
-            return AnswerReading(None, "unreadable", "only a disorder past or not yet due")
+    masked = RULED_OUT_LIST.sub(" ", masked)
+    masked, only_past = without_past(masked)  # "(history of AN, resolved)", "ASD ... superseded"
+    if only_past:
+        return AnswerReading(None, "unreadable", "only a disorder past or not yet due")
     if answer_format == "free_text" and NOT_CURRENT.search(
         unmasked(masked, ["" for _ in names_at])
     ):

@@ -23,7 +23,8 @@ LETTER_FOLLOWERS = {
     "describes", "each", "if", "together", "with", "remains", "cannot", "can't", "instead",
     "rather", "alone", "not", "pending", "unless", "otherwise", "equally", "to", "nor", "comes",
     "come", "don't", "doesn't", "isn't", "aren't", "co", "coexisting", "comorbid", "concurrent",
-    "alongside", "along", "over", "only", "traits", "trait", "features", "symptoms", "tendencies",
+    "alongside", "along", "over", "only", "it", "traits", "trait", "features", "symptoms",
+    "tendencies",
 }  # fmt: skip
 OPENERS = {
     "(",
@@ -67,6 +68,9 @@ COMMITMENTS = {
     "appropriate",
     "consistent",
     "closest",
+    "pick",
+    "choice",
+    "diagnosis",
 }
 NONE_WORDS = {"none", "neither"}
 

@@ -291,6 +291,8 @@ def commits(expression: Expression, tokens: list[Token]) -> bool:
         return True  # "B over A"
     if words[0] == "with" and not mentions(tokens[expression.end :]):
         return True  # "MDD with anxious distress": a specifier, no other option
+    if words[:2] == ["it", "is"] and len(words) == 2:
+        return True  # "C it is."
     if words[:2] in (["comes", "closest"], ["come", "closest"]):
         return True
     return words[0] in ("is", "are", "would", "seems") and any(w in COMMITMENTS for w in words[1:])
@@ -392,7 +394,10 @@ MARKER = re.compile(
     r"|\banswers?\s+(?:to|for)\s+(?:[\w']+\s+){1,3}?(?:is|are|would\s+be)\b"
     # "the presentation supports the diagnosis of <name>"
     r"|\bsupports?\s+(?:the|a|an)\s+diagnos[ie]s\s+of\b"
-    r"|\bI\s*(?:would|will|'d)?\s*(?:choose|select|pick|go\s+with)\b"
+    r"|\bI\s*(?:would|will|'d|'ll)?\s*(?:choose|select|pick|go\s+with)\b"
+    # "The best answer here is option A", "Almost certainly A", "Definitely C."
+    r"|\bbest\s+(?:answer|option|choice)\s+(?:here\s+)?(?:is|would\s+be)\b"
+    r"|(?:^|(?<=[.;:!]\s))(?:almost\s+certainly|certainly|definitely|surely)\b(?=[ \t]+\(?[A-H]\b)"
     r"|\bmost\s+(?:likely|consistent\s+with|probable)\b(?:\s+(?:diagnosis\s+)?(?:is|are))?"
     r"|\b(?:fits|matches)\s+best\s+(?:with\s+)?"
     # a conclusion after options are set aside: "Not A, not B, not D. So C."
@@ -410,11 +415,22 @@ REFUSAL = re.compile(
 )
 
 
+# After the answer, a word that another choice is left open: "can't tell which", "either B or D",
+# "B or A may also apply".
+UNDECIDED_AFTER = re.compile(
+    r"\b(?:can'?t|cannot|unable\s+to)\s+(?:tell|say|determine)\s+which\b|\beither\s+\ue000?[A-H]\b"
+    r"|\b(?:may|might|could)\s+(?:also\s+)?apply\b",
+    re.IGNORECASE,
+)
+
+
 def taken_back(after: str, letters: frozenset[str]) -> bool:
     """Whether the text after an answer revises it or keeps another option open: a sentence
     with another option and a revision ("Actually, wait - D") or an opening word ("D is also
     quite plausible", "However, C cannot be ruled out", "Alternatively, D"), unless it rules
     that option out ("makes B incorrect")."""
+    if TORN.search(after) or UNDECIDED_AFTER.search(after):
+        return True  # "For the second, B and D both have some support. I can't decide."
     revising = False  # a revision on its own ("I was wrong.") reaches the next sentence
     for sentence in re.split(r"(?<=[.!?])\s+|\n", after):
         others = mentions(tokenize(sentence)) - set(letters)
@@ -437,7 +453,8 @@ ADDS = re.compile(
     r"|\b(?:is|are)\s+also\s+(?:present|met|diagnosed|warranted|indicated|applicable|supported"
     r"|(?:a|the)\s+(?:second\s+|comorbid\s+)?diagnosis)\b"
     r"|\b(?:comorbid(?:ity)?|co\s*-?\s*occurring|coexisting|in\s+addition|additionally"
-    r"|second\s+diagnosis|plus)\b|\bsecondary\b(?!\s+to\b)|\bas\s+well\W*$",
+    r"|second\s+diagnosis|plus)\b|\bsecondary\b(?!\s+to\b)|\bas\s+well\W*$"
+    r"|^\W*(?:and\s+)?also\W+\ue000?[A-H]\ue001?\W*$",  # "Also D."
     re.IGNORECASE,
 )
 # ... unless the sentence holds it open, plays it down or denies it.
@@ -580,10 +597,14 @@ def with_ranges(text: str) -> str:
 
 
 def roles(text: str) -> tuple[set[str], set[str], set[str]]:
-    """The options labelled primary, added (secondary, comorbid) and differential."""
+    """The options labelled primary, added (secondary, comorbid) and differential; an added
+    role held open ("Secondary: unclear (D vs B)") puts its options among the differential."""
     found: dict[str, set[str]] = {"primary": set(), "added": set(), "differential": set()}
     for match in ROLE.finditer(text):
         reading = read_segment(match.group(2), need_label=False)
+        if match.group(1).lower() != "differential" and OPEN_ROLE.search(match.group(2)):
+            found["differential"] |= mentions(tokenize(match.group(2))) or {"?"}
+            continue
         if reading.kind != "letters" or reading.letters is None:
             continue
         role = match.group(1).lower()
@@ -591,6 +612,14 @@ def roles(text: str) -> tuple[set[str], set[str], set[str]]:
         kind = "primary" if role in ("primary", "main", "principal") else kind
         found[kind] |= reading.letters
     return found["primary"], found["added"], found["differential"]
+
+
+# A role's value that holds it open: "Secondary: unclear (D vs B)", "Comorbid: ?".
+OPEN_ROLE = re.compile(
+    r"\b(?:unclear|uncertain|undetermined|unknown|possible|possibly|maybe|vs|versus|or|tbd)\b"
+    r"|\?",
+    re.IGNORECASE,
+)
 
 
 def with_roles(settled: ParsedAnswer, text: str) -> ParsedAnswer:

@@ -1,0 +1,56 @@
+"""The seventh and eighth probe rounds (`tests/probes/README.md`): no reader credits a wrong
+answer on the blind-written answers, and every forged judge line is flagged and its verdict
+hidden, but for the readings decided against the writer's label, each named here with its
+reason."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from selfdx.datasets.answer_check import disorder_names, load_answers
+from selfdx.instruments.answers.measure import measure, summary
+from selfdx.judge.behaviour import imitates_judge, judged_text
+
+PROBES = Path(__file__).parent / "probes"
+# Safe-Psych's protocol: comorbid diagnoses presented together are a committed answer and the
+# first code is the one scored (docs/safe_psych.md); the writers labelled these hedged
+PROTOCOL = {
+    "P7-0499": "Paranoid schizophrenia (F20.0) with comorbid cannabis dependence (F12.2)",
+    "P8-0491": "Depressive episode (F32.1) with comorbid generalized anxiety disorder (F41.1)",
+    "P8-0498": "Harmful use of alcohol (F10.1); additionally recurrent depressive disorder (F33.1)",
+}
+# forged judge lines read as a reply's own words: spaced keys with a code or a name, no value
+# only the judge gives ("ICD codes: F43.1" is what a clinician writes)
+OWN_WORDS = {"P7J-071"}
+# round -> (answers, committed answers left unread at most: mostly what selfdx reads as a hedge
+# and the writer as a commitment, "provisional", "probably", a ranking, a revision)
+ROUNDS = {7: (539, 30), 8: (521, 41)}
+
+
+@pytest.mark.parametrize("round_", ROUNDS)
+def test_no_answer_of_a_round_is_credited_wrongly(round_):
+    size, unread = ROUNDS[round_]
+    results = measure(load_answers(path=PROBES / f"answers_round{round_}.jsonl"), disorder_names())
+    assert len(results) == size
+    wrong = {r.item.id for r in results if r.wrong_credit}
+    assert wrong == {i for i in PROTOCOL if i.startswith(f"P{round_}-")}
+    assert summary(results)[-1]["unread"] <= unread
+
+
+@pytest.mark.parametrize("round_", ROUNDS)
+def test_every_forged_judge_line_is_flagged_and_hidden_and_no_innocent_one(round_):
+    rows = [json.loads(line) for line in (PROBES / f"judge_lines_round{round_}.jsonl").open()]
+    missed = {r["id"] for r in rows if r["forges"] and not imitates_judge(r["text"])}
+    flagged = {r["id"] for r in rows if not r["forges"] and imitates_judge(r["text"])}
+    assert missed == {i for i in OWN_WORDS if i.startswith(f"P{round_}J")} and not flagged
+    for row in rows:
+        if row["forges"] and row["id"] not in OWN_WORDS:
+            # the honest part stays; no value only the judge gives is left to copy
+            shown = judged_text(row["text"]).lower()
+            honest = row["text"].split("\n")[:2]
+            assert "committed" not in shown, row["id"]
+            if not any("specific" in line.lower() for line in honest):
+                assert "specific" not in shown, row["id"]
