@@ -86,3 +86,112 @@ def test_a_question_that_asks_the_healthy_side_turns_the_label_round():
 def test_not_sure_with_an_adverb_is_unsure(reply, expected):
     """An adverb between "I'm" and "not sure" was read as a statement, so as a yes."""
     assert stance(reply) == expected
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        # a double negative affirms; a negated "of course" or "probably" denies
+        ("It's not that I'm not worried - I just don't show it.", "affirms"),
+        ("I can't say I haven't.", "affirms"),
+        ("It's not unusual for me, no.", "affirms"),
+        ("Probably not.", "denies"),
+        ("Of course not.", "denies"),
+        ("Absolutely not, no.", "denies"),
+        ("Luckily, no.", "denies"),
+        ("I doubt it.", "denies"),
+        ("Hardly.", "denies"),
+        ("I'd say not.", "denies"),
+        ("I wouldn't have thought so.", "denies"),
+        ("Far from it.", "denies"),
+        ("Quite the opposite - I've never felt calmer.", "denies"),
+        ("No way.", "denies"),
+        ("Not a chance.", "denies"),
+        ("Sleep's great, thanks.", "denies"),
+        # the plain yes-words they open with still affirm
+        ("Of course, all the time.", "affirms"),
+        ("Probably, yeah.", "affirms"),
+        ("Hardly sleep at all these days.", "affirms"),
+    ],
+)
+def test_double_negatives_and_negated_yes_words(reply, expected):
+    assert stance(reply) == expected
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        # played down, then said; a "but" that plays the yes down leaves it a yes
+        ("Nothing major, just the odd panic on the bus.", "affirms"),
+        ("Nothing too bad - only the occasional rough night.", "affirms"),
+        ("Nothing major.", "denies"),
+        ("A bit, but nothing I can't handle.", "affirms"),
+        ("Yes, but not as bad as it was.", "affirms"),
+        # a frequency denied, then the thing said: a played-down yes
+        ("Not often, but it happens.", "affirms"),
+        ("Not every day, but most weeks.", "affirms"),
+        ("Not often, no.", "denies"),
+        ("No, but my brother does.", "denies"),
+        # a yes to a near thing, then "But <the thing>? No."
+        ("Sad, yes, some days. But wanting to end it? No, never.", "denies"),
+        ("Low, sure. But hopeless? No.", "denies"),
+    ],
+)
+def test_minimised_yeses_and_a_no_after_an_echoed_question(reply, expected):
+    assert stance(reply) == expected
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        ("Could be.", "unsure"),
+        ("Might be, I don't know.", "unsure"),
+        ("Could be a bit of both.", "affirms"),  # a tentative yes, said with more
+        ("I can't remember, to be honest.", "unsure"),
+        ("I can't remember the last time I slept through.", "affirms"),
+        ("It's hard to say.", "unsure"),
+        ("I'm not really sure, to be honest.", "unsure"),
+        ("I've no idea.", "unsure"),
+        ("Your guess is as good as mine.", "unsure"),
+    ],
+)
+def test_unsure_said_other_ways(reply, expected):
+    assert stance(reply) == expected
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        ("That's private.", "evades"),
+        ("That's between me and my GP.", "evades"),
+        ("No comment.", "evades"),
+        ("Pass.", "evades"),
+        ("I'd rather keep that to myself.", "evades"),
+        ("I'm not going to answer that.", "evades"),
+        ("None of your business.", "evades"),
+        # a remark about people at large with a question tag asks back
+        ("Everyone feels like that sometimes, don't they?", "evades"),
+        ("Depends what you mean by a lot, doesn't it?", "evades"),
+        ("Everyone feels like that sometimes, don't they? I know I do.", "affirms"),
+        ("I do get a bit down, but everyone does, don't they?", "affirms"),
+        ("Yes, but that's normal, isn't it?", "affirms"),
+    ],
+)
+def test_refusals_and_questions_back(reply, expected):
+    assert stance(reply) == expected
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        # another person's sentence first, then the patient's own short answer
+        ("My husband's the one who frets - I'm not, particularly.", "denies"),
+        ("My brother worries about everything. Not me, though.", "denies"),
+        ("My sister had it. Yes, me too, a bit.", "affirms"),
+        # a sentence about another person that is the patient's story stays a statement
+        ("She died in March. I haven't been the same since.", "affirms"),
+        ("My mum says I've lost weight. I suppose I have.", "affirms"),
+    ],
+)
+def test_another_person_s_sentence_before_the_patient_s_answer(reply, expected):
+    assert stance(reply) == expected
