@@ -108,6 +108,12 @@ def test_not_sure_with_an_adverb_is_unsure(reply, expected):
         ("No way.", "denies"),
         ("Not a chance.", "denies"),
         ("Sleep's great, thanks.", "denies"),
+        ("Honestly, I'm okay on that front.", "denies"),
+        ("I'm good at hiding it, though.", "affirms"),
+        ("I'm fairly sure not.", "denies"),
+        ("Not a night goes by without it.", "affirms"),
+        ("There isn't a morning I don't dread it.", "affirms"),
+        ("I don't see why not.", "affirms"),
         # the plain yes-words they open with still affirm
         ("Of course, all the time.", "affirms"),
         ("Probably, yeah.", "affirms"),
@@ -153,6 +159,8 @@ def test_minimised_yeses_and_a_no_after_an_echoed_question(reply, expected):
         ("I'm not really sure, to be honest.", "unsure"),
         ("I've no idea.", "unsure"),
         ("Your guess is as good as mine.", "unsure"),
+        ("Half and half, really.", "unsure"),
+        ("Kind of, kind of not.", "unsure"),
     ],
 )
 def test_unsure_said_other_ways(reply, expected):
@@ -169,6 +177,8 @@ def test_unsure_said_other_ways(reply, expected):
         ("I'd rather keep that to myself.", "evades"),
         ("I'm not going to answer that.", "evades"),
         ("None of your business.", "evades"),
+        ("That's rather a personal question.", "evades"),
+        ("I don't see how that's relevant.", "evades"),
         # a remark about people at large with a question tag asks back
         ("Everyone feels like that sometimes, don't they?", "evades"),
         ("Depends what you mean by a lot, doesn't it?", "evades"),

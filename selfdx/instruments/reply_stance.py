@@ -40,11 +40,13 @@ FILLER = re.compile(
 EXPLICIT: tuple[tuple[Stance, str], ...] = (
     (
         "affirms",
-        r"no doubt|no question|no denying|not a (single )?day goes by|no,? you'?re right(?! that)",
+        r"no doubt|no question|no denying|no,? you'?re right(?! that)|not a (single )?(day|night|"
+        r"week|morning|minute|moment|hour) goes by|there('?s not| isn'?t| is not|'s never) a "
+        r"(day|night|week|morning) (that |when )?i (don'?t|do not|haven'?t)",
     ),
     ("affirms", r"(i )?wouldn'?t say (it )?(never|no|not)"),
     ("evades", r"no comment|none of your (business|concern)|mind your own|pass[.!]*$"),
-    ("affirms", r"(it'?s )?not like i (don'?t|never|can'?t)"),
+    ("affirms", r"(it'?s )?not like i (don'?t|never|can'?t)|(i )?don'?t see why not"),
     ("affirms", r"(it'?s )?not that i('?m| am| do| have|'ve)? ?(not|never|n'?t)\b"),
     ("affirms", r"(i )?can'?t (say|deny) (that )?i (don'?t|haven'?t|never)|i can'?t deny"),
     ("affirms", r"(it'?s |that'?s )?not (unusual|uncommon|unheard of|unknown) (for|with) me"),
@@ -58,6 +60,7 @@ EXPLICIT: tuple[tuple[Stance, str], ...] = (
     ("denies", r"not as far as i (know|can tell)|(i )?(don'?t|do not) (think|believe|reckon) so"),
     ("denies", r"(i )?can'?t say (that )?(i|it|that|they) ?('?ve|have|has|do|does|am|is|had|did)"),
     ("denies", r"(i )?wouldn'?t (say|have thought) (so|that)|(i'?d|i would) say not"),
+    ("denies", r"(i'?m )?(pretty |fairly |quite )?sure (not|i (haven'?t|don'?t|'ve never))"),
     ("denies", r"hardly (ever|at all)|hardly(?=[,.!?;:]|$)|rarely|seldom|barely ever"),
     (
         "denies",
@@ -100,6 +103,7 @@ EXPLICIT: tuple[tuple[Stance, str], ...] = (
         r"(?! (that )?(i|it|that|they)\b)",
     ),
     ("unsure", r"(i'?ve |i have )?(got )?no idea|who knows|yes and no|depends"),
+    ("unsure", r"half and half|fifty.fifty|(sort|kind) of,? (and )?(sort|kind) of not"),
     ("affirms", r"(yes|yeah|yep|yup|yea|aye|definitely|absolutely|certainly|of course)\b"),
     ("affirms", r"(totally|completely|exactly|very much|sure|for sure|afraid so|sadly)\b"),
     ("affirms", r"(unfortunately|probably|i suppose|i guess|i think so|now that you mention)"),
@@ -127,8 +131,8 @@ STATEMENT: tuple[tuple[Stance, str], ...] = (
     ("denies", r"(nobody|no one|no-one|none of)\b"),
     (
         "denies",
-        r"(i|it|that|my \w+)('?s| is| was| feels?| seems?| has been|'s been) "
-        r"(fine|normal|okay|ok|alright|all right|good|great|the same|same as)\b",
+        r"(i|it|that|my \w+)('?s| is| was| feels?| seems?| has been|'s been|'m| am) "
+        r"(fine|normal|okay|ok|alright|all right|good|great|the same|same as)\b(?! at\b)",
     ),
     ("denies", r"(fine|good|great|alright|all right|same as (it'?s )?(always|ever))\b"),
     (
@@ -150,7 +154,9 @@ DECLINES = re.compile(
     r"why (do|would) you (ask|want to know)|can we (move on|talk about|skip|leave)|"
     r"let'?s (move on|not)|next question|what('?s| does| has) (that|this|he|she|it) (got )?"
     r"(to do|got to do)|don'?t see what that|is this going on my record|pass on that|"
-    r"^that'?s (private|personal|my (own )?business|between me and)|keep (that|it) to myself|"
+    r"^that'?s (a |rather a |quite a )?(very |bit |bit of a |pretty )?(private|personal)|"
+    r"^that'?s (my (own )?business|between me and)|keep (that|it) to myself|"
+    r"don'?t see (how|why) (that|this|it)('?s| is| would be| matters?)|"
     r"i'?m not (going to|gonna) (answer|say|talk|discuss|get into|go into)|"
     r"i won'?t (answer|say|discuss|talk about|get into|go into)"
 )
