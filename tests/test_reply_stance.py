@@ -114,6 +114,11 @@ def test_not_sure_with_an_adverb_is_unsure(reply, expected):
         ("Not a night goes by without it.", "affirms"),
         ("There isn't a morning I don't dread it.", "affirms"),
         ("I don't see why not.", "affirms"),
+        ("I've been doing fine, really.", "denies"),
+        ("I sleep fine, thanks.", "denies"),
+        ("No different to usual.", "denies"),
+        ("No worse than anybody else.", "denies"),
+        ("Negative.", "denies"),
         # the plain yes-words they open with still affirm
         ("Of course, all the time.", "affirms"),
         ("Probably, yeah.", "affirms"),
@@ -133,6 +138,9 @@ def test_double_negatives_and_negated_yes_words(reply, expected):
         ("Nothing major.", "denies"),
         ("A bit, but nothing I can't handle.", "affirms"),
         ("Yes, but not as bad as it was.", "affirms"),
+        ("A little, perhaps, but nothing to write home about.", "affirms"),
+        ("Things have been not great, if I'm honest.", "affirms"),
+        ("It's not ideal, but I get by.", "affirms"),
         # a frequency denied, then the thing said: a played-down yes
         ("Not often, but it happens.", "affirms"),
         ("Not every day, but most weeks.", "affirms"),
@@ -161,6 +169,9 @@ def test_minimised_yeses_and_a_no_after_an_echoed_question(reply, expected):
         ("Your guess is as good as mine.", "unsure"),
         ("Half and half, really.", "unsure"),
         ("Kind of, kind of not.", "unsure"),
+        ("Perhaps, I don't know.", "unsure"),
+        ("I'm a bit unsure.", "unsure"),
+        ("It could go either way.", "unsure"),
     ],
 )
 def test_unsure_said_other_ways(reply, expected):
@@ -179,6 +190,14 @@ def test_unsure_said_other_ways(reply, expected):
         ("None of your business.", "evades"),
         ("That's rather a personal question.", "evades"),
         ("I don't see how that's relevant.", "evades"),
+        ("I don't want to answer that.", "evades"),
+        ("I'm not comfortable going into that.", "evades"),
+        ("Next.", "evades"),
+        ("Ask me something else.", "evades"),
+        ("That's not why I'm here.", "evades"),
+        ("I came about my nerves, not that.", "evades"),
+        # a statement, then no more than that: still the statement
+        ("I've thought about how. I don't want to say more.", "affirms"),
         # a remark about people at large with a question tag asks back
         ("Everyone feels like that sometimes, don't they?", "evades"),
         ("Depends what you mean by a lot, doesn't it?", "evades"),

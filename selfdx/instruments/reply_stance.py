@@ -50,6 +50,11 @@ EXPLICIT: tuple[tuple[Stance, str], ...] = (
     ("affirms", r"(it'?s )?not that i('?m| am| do| have|'ve)? ?(not|never|n'?t)\b"),
     ("affirms", r"(i )?can'?t (say|deny) (that )?i (don'?t|haven'?t|never)|i can'?t deny"),
     ("affirms", r"(it'?s |that'?s )?not (unusual|uncommon|unheard of|unknown) (for|with) me"),
+    (
+        "affirms",
+        r"(it'?s |things are |it'?s been |things have been )?not (ideal|great|brilliant|wonderful"
+        r"|fantastic|amazing|perfect)\b",
+    ),
     # played down, then said: "nothing major, just the odd panic on the bus"
     (
         "affirms",
@@ -72,7 +77,12 @@ EXPLICIT: tuple[tuple[Stance, str], ...] = (
         r"no way|not a chance|far from it|(quite |rather |if anything,? )?(it'?s )?the (opposite"
         r"|reverse)\b|(i )?(very much |really )?doubt (it|that)",
     ),
-    ("denies", r"no more than (anyone|anybody|most|the next|other|usual)"),
+    (
+        "denies",
+        r"no (more|worse|different)( than| from| to)? (anyone|anybody|most|the next|other|usual"
+        r"|normal|before|ever)",
+    ),
+    ("denies", r"negative[.!]*$"),
     ("denies", r"not (really|at all|particularly|so much|much|especially|massively|hugely)"),
     ("denies", r"nothing (like that|of the sort|of that|of the kind)|none\b"),
     ("denies", r"no (change|difference|problems?|issues?|trouble|thoughts?)\b"),
@@ -104,6 +114,7 @@ EXPLICIT: tuple[tuple[Stance, str], ...] = (
     ),
     ("unsure", r"(i'?ve |i have )?(got )?no idea|who knows|yes and no|depends"),
     ("unsure", r"half and half|fifty.fifty|(sort|kind) of,? (and )?(sort|kind) of not"),
+    ("unsure", r"(i'?m |i am )?(\w+ ){0,2}unsure|(it )?(could go|can'?t say) either way"),
     ("affirms", r"(yes|yeah|yep|yup|yea|aye|definitely|absolutely|certainly|of course)\b"),
     ("affirms", r"(totally|completely|exactly|very much|sure|for sure|afraid so|sadly)\b"),
     ("affirms", r"(unfortunately|probably|i suppose|i guess|i think so|now that you mention)"),
@@ -115,7 +126,11 @@ EXPLICIT: tuple[tuple[Stance, str], ...] = (
     ("affirms", r"(a (bit|little|fair bit|touch)|bit\b|somewhat|kind of|sort of|a few times)"),
     ("affirms", r"(only|just) (the odd|a (few|couple|bit|little)|once|now and)|once or twice"),
     ("affirms", r"(the (odd|occasional)|a couple of|once|twice|months|years|weeks|ages)\b"),
-    ("unsure", r"(maybe|perhaps|possibly)[?.!]*$"),
+    (
+        "unsure",
+        r"(maybe|perhaps|possibly)[?,.!]*( (i'?m not sure|i (don'?t|do not) know|who knows))?"
+        r"[?.!]*$",
+    ),
     ("affirms", r"(maybe|perhaps|possibly|i might)\b"),  # a tentative yes, said with more
     ("denies", r"not\b"),
 )
@@ -137,6 +152,11 @@ STATEMENT: tuple[tuple[Stance, str], ...] = (
     ("denies", r"(fine|good|great|alright|all right|same as (it'?s )?(always|ever))\b"),
     (
         "denies",
+        r"(i|my \w+)('ve been|'m| am| have been|'s been) (\w+ing )?(fine|well|okay|ok|alright"
+        r"|all right|normally)\b|i (sleep|eat|cope|manage|function) (fine|well|okay|ok|normally)\b",
+    ),
+    (
+        "denies",
         r"\w+('s| is|'s been| has been) (fine|normal|okay|ok|alright|all right|good|great)\b",
     ),
     ("denies", r"(i|my \w+|\w+'s) \w+ (fine|normal|okay|alright|all right)\b"),
@@ -150,7 +170,10 @@ CONDITIONAL = re.compile(
 # Declining to answer, anywhere.
 DECLINES = re.compile(
     r"(i'?d|i would) (rather|prefer) (not|we didn'?t)|"
-    r"don'?t (really )?(want|wish) to (talk|go into|get into)|"
+    r"don'?t (really )?(want|wish) to (talk|go into|get into|(say|answer|discuss)(?! more))|"
+    r"(not|don'?t feel|not really) comfortable (talking|answering|discussing|going|getting|saying)|"
+    r"^next[.!]*$|ask me (something|anything) else|not (what|why) i'?m here|"
+    r"i came (here )?(about|for) [^,.]+,? not\b|"
     r"why (do|would) you (ask|want to know)|can we (move on|talk about|skip|leave)|"
     r"let'?s (move on|not)|next question|what('?s| does| has) (that|this|he|she|it) (got )?"
     r"(to do|got to do)|don'?t see what that|is this going on my record|pass on that|"
@@ -196,6 +219,7 @@ NOT_OFTEN = re.compile(
 )
 PLAYED_DOWN = re.compile(
     r"(it'?s )?nothing (major|serious|much|big|dramatic|to worry|really|too \w+|that \w+)|"
+    r"nothing to write home about|"
     r"nothing (i|we) can'?t (handle|cope with|manage|deal with)|not (as|so|that|too) (bad|much|"
     r"often|serious|severe)\b|"
     r"(it'?s )?not (a big deal|that bad|terrible|serious|too bad)|it'?s nothing"
