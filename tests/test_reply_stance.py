@@ -149,6 +149,11 @@ def test_double_negatives_and_negated_yes_words(reply, expected):
         # a yes to a near thing, then "But <the thing>? No."
         ("Sad, yes, some days. But wanting to end it? No, never.", "denies"),
         ("Low, sure. But hopeless? No.", "denies"),
+        # a correction by "that's not me" or a tentative "maybe a little"
+        ("Yes, I see what you're getting at, but that's not something I get.", "denies"),
+        ("I've read about it, but that doesn't apply to me.", "denies"),
+        ("No, not really... well, perhaps a bit, now you say it.", "affirms"),
+        ("Maybe once or twice. I'd rather not go into it.", "affirms"),
     ],
 )
 def test_minimised_yeses_and_a_no_after_an_echoed_question(reply, expected):

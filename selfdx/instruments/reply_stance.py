@@ -63,6 +63,11 @@ EXPLICIT: tuple[tuple[Stance, str], ...] = (
     ),
     ("denies", r"not that i'?(ve|d| have)? ?(noticed|know|can think|remember|recall|am aware)"),
     ("denies", r"not as far as i (know|can tell)|(i )?(don'?t|do not) (think|believe|reckon) so"),
+    (
+        "denies",
+        r"that'?s (not|never been) (really )?(me|something i|an? (issue|problem|thing) for me|my "
+        r"(thing|problem|issue))|(that )?(doesn'?t|does not) (really )?(apply|sound like me)",
+    ),
     ("denies", r"(i )?can'?t say (that )?(i|it|that|they) ?('?ve|have|has|do|does|am|is|had|did)"),
     ("denies", r"(i )?wouldn'?t (say|have thought) (so|that)|(i'?d|i would) say not"),
     ("denies", r"(i'?m )?(pretty |fairly |quite )?sure (not|i (haven'?t|don'?t|'ve never))"),
@@ -126,6 +131,7 @@ EXPLICIT: tuple[tuple[Stance, str], ...] = (
     ("affirms", r"(a (bit|little|fair bit|touch)|bit\b|somewhat|kind of|sort of|a few times)"),
     ("affirms", r"(only|just) (the odd|a (few|couple|bit|little)|once|now and)|once or twice"),
     ("affirms", r"(the (odd|occasional)|a couple of|once|twice|months|years|weeks|ages)\b"),
+    ("affirms", r"(maybe|perhaps|possibly) (a (little|bit|touch|few)|once|twice|sometimes)\b"),
     (
         "unsure",
         r"(maybe|perhaps|possibly)[?,.!]*( (i'?m not sure|i (don'?t|do not) know|who knows))?"
