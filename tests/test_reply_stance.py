@@ -177,6 +177,9 @@ def test_minimised_yeses_and_a_no_after_an_echoed_question(reply, expected):
         ("Perhaps, I don't know.", "unsure"),
         ("I'm a bit unsure.", "unsure"),
         ("It could go either way.", "unsure"),
+        # unsure of the amount, or "unsure" as the symptom, is no unsure answer
+        ("Maybe some poor sleep, on and off, I suppose; it's hard to say how much.", "affirms"),
+        ("I'm always unsure of myself, second-guessing everything.", "affirms"),
     ],
 )
 def test_unsure_said_other_ways(reply, expected):

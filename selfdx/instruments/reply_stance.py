@@ -100,7 +100,12 @@ EXPLICIT: tuple[tuple[Stance, str], ...] = (
         r"(really |quite |entirely |totally |completely |a hundred percent )?(sure|certain)"
         r"|(i )?(honestly |really |genuinely |truly |just )?(don'?t|do not) (really )?know|dunno",
     ),
-    ("unsure", r"(it'?s |that'?s )?(hard|difficult|tricky) to (say|tell|know)"),
+    # (not "hard to say how much": a yes whose amount is unclear)
+    (
+        "unsure",
+        r"(it'?s |that'?s )?(hard|difficult|tricky) to (say|tell|know)"
+        r"(?! (how (much|often|long|bad|many)|exactly))",
+    ),
     (
         "unsure",
         r"(i )?(honestly |really |genuinely |just )?(can'?t|don'?t|do not) (really )?"
@@ -119,7 +124,12 @@ EXPLICIT: tuple[tuple[Stance, str], ...] = (
     ),
     ("unsure", r"(i'?ve |i have )?(got )?no idea|who knows|yes and no|depends"),
     ("unsure", r"half and half|fifty.fifty|(sort|kind) of,? (and )?(sort|kind) of not"),
-    ("unsure", r"(i'?m |i am )?(\w+ ){0,2}unsure|(it )?(could go|can'?t say) either way"),
+    (
+        "unsure",
+        r"(i'?m |i am )?(really |a bit |a little |honestly |genuinely |just |quite )?unsure"
+        r"(?=[,.!?;:]|$|\s+(about (that|it|this)|if|whether|to be honest|really|honestly)\b)"
+        r"|(it )?(could go|can'?t say) either way",
+    ),
     ("affirms", r"(yes|yeah|yep|yup|yea|aye|definitely|absolutely|certainly|of course)\b"),
     ("affirms", r"(totally|completely|exactly|very much|sure|for sure|afraid so|sadly)\b"),
     ("affirms", r"(unfortunately|probably|i suppose|i guess|i think so|now that you mention)"),
