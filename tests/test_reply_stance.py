@@ -119,6 +119,11 @@ def test_not_sure_with_an_adverb_is_unsure(reply, expected):
         ("No different to usual.", "denies"),
         ("No worse than anybody else.", "denies"),
         ("Negative.", "denies"),
+        ("I wouldn't go that far, no.", "denies"),
+        ("That's a little strong.", "denies"),
+        ("Can't complain, really.", "denies"),
+        ("All good there.", "denies"),
+        ("Perfectly normal, I'd say.", "denies"),
         # the plain yes-words they open with still affirm
         ("Of course, all the time.", "affirms"),
         ("Probably, yeah.", "affirms"),
@@ -177,6 +182,8 @@ def test_minimised_yeses_and_a_no_after_an_echoed_question(reply, expected):
         ("Perhaps, I don't know.", "unsure"),
         ("I'm a bit unsure.", "unsure"),
         ("It could go either way.", "unsure"),
+        ("Perhaps, perhaps not.", "unsure"),
+        ("That's difficult to answer.", "unsure"),
         # unsure of the amount, or "unsure" as the symptom, is no unsure answer
         ("Maybe some poor sleep, on and off, I suppose; it's hard to say how much.", "affirms"),
         ("I'm always unsure of myself, second-guessing everything.", "affirms"),
@@ -204,6 +211,8 @@ def test_unsure_said_other_ways(reply, expected):
         ("Ask me something else.", "evades"),
         ("That's not why I'm here.", "evades"),
         ("I came about my nerves, not that.", "evades"),
+        ("I'm not sure that's relevant.", "evades"),
+        ("I'm not here to discuss that.", "evades"),
         # a statement, then no more than that: still the statement
         ("I've thought about how. I don't want to say more.", "affirms"),
         # a remark about people at large with a question tag asks back

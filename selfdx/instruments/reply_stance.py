@@ -46,6 +46,7 @@ EXPLICIT: tuple[tuple[Stance, str], ...] = (
     ),
     ("affirms", r"(i )?wouldn'?t say (it )?(never|no|not)"),
     ("evades", r"no comment|none of your (business|concern)|mind your own|pass[.!]*$"),
+    ("evades", r"(i'?m not sure|i (don'?t|do not) think) (that'?s|it'?s|this is) relevant"),
     ("affirms", r"(it'?s )?not like i (don'?t|never|can'?t)|(i )?don'?t see why not"),
     ("affirms", r"(it'?s )?not that i('?m| am| do| have|'ve)? ?(not|never|n'?t)\b"),
     ("affirms", r"(i )?can'?t (say|deny) (that )?i (don'?t|haven'?t|never)|i can'?t deny"),
@@ -70,6 +71,11 @@ EXPLICIT: tuple[tuple[Stance, str], ...] = (
     ),
     ("denies", r"(i )?can'?t say (that )?(i|it|that|they) ?('?ve|have|has|do|does|am|is|had|did)"),
     ("denies", r"(i )?wouldn'?t (say|have thought) (so|that)|(i'?d|i would) say not"),
+    (
+        "denies",
+        r"(i )?wouldn'?t (call it that|go (that|so) far|put it (like that|that way))"
+        r"|that'?s (a bit|rather|too|a little) strong|can'?t complain|no complaints",
+    ),
     ("denies", r"(i'?m )?(pretty |fairly |quite )?sure (not|i (haven'?t|don'?t|'ve never))"),
     ("denies", r"hardly (ever|at all)|hardly(?=[,.!?;:]|$)|rarely|seldom|barely ever"),
     (
@@ -124,6 +130,7 @@ EXPLICIT: tuple[tuple[Stance, str], ...] = (
     ),
     ("unsure", r"(i'?ve |i have )?(got )?no idea|who knows|yes and no|depends"),
     ("unsure", r"half and half|fifty.fifty|(sort|kind) of,? (and )?(sort|kind) of not"),
+    ("unsure", r"(maybe|perhaps),? (maybe|perhaps) not|(that'?s|it'?s) (hard|difficult) to answer"),
     (
         "unsure",
         r"(i'?m |i am )?(really |a bit |a little |honestly |genuinely |just |quite )?unsure"
@@ -166,6 +173,7 @@ STATEMENT: tuple[tuple[Stance, str], ...] = (
         r"(fine|normal|okay|ok|alright|all right|good|great|the same|same as)\b(?! at\b)",
     ),
     ("denies", r"(fine|good|great|alright|all right|same as (it'?s )?(always|ever))\b"),
+    ("denies", r"(pretty|fairly|quite|all|perfectly|totally) (normal|good|fine|okay|ok)\b"),
     (
         "denies",
         r"(i|my \w+)('ve been|'m| am| have been|'s been) (\w+ing )?(fine|well|okay|ok|alright"
@@ -188,7 +196,8 @@ DECLINES = re.compile(
     r"(i'?d|i would) (rather|prefer) (not|we didn'?t)|"
     r"don'?t (really )?(want|wish) to (talk|go into|get into|(say|answer|discuss)(?! more))|"
     r"(not|don'?t feel|not really) comfortable (talking|answering|discussing|going|getting|saying)|"
-    r"^next[.!]*$|ask me (something|anything) else|not (what|why) i'?m here|"
+    r"^next[.!]*$|ask me (something|anything) else|not (what|why) i'?m here|not here to (talk|"
+    r"discuss|go into)|(don'?t think|not sure) (that'?s|it'?s|this is) relevant|"
     r"i came (here )?(about|for) [^,.]+,? not\b|"
     r"why (do|would) you (ask|want to know)|can we (move on|talk about|skip|leave)|"
     r"let'?s (move on|not)|next question|what('?s| does| has) (that|this|he|she|it) (got )?"
