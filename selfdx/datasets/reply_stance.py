@@ -5,7 +5,10 @@ the patient's style, a reply written by a writer who never saw the reader, and t
 label of what the reply says about the thing (`stance`). A separate labeller marked each
 question's `polarity`: whether a plain yes means the thing applies (`positive`), does not
 (`negative`: "Can you keep yourself safe?") or the question has no yes-or-no answer (`open`).
-`demo/README.md` says how the set was written; the held-out part is never used to tune a rule.
+`demo/README.md` says how the set was written. Its parts: `dev` (the rules were tuned on it),
+`heldout` (measured once, on 2026-12-03, and read several times since, so no longer clean) and
+`fresh` (written by a writer who never saw the reader or the other parts, measured once on
+2026-12-07); no rule is tuned on `heldout` or `fresh`.
 
     python -m selfdx.instruments.reply_stance_measure      # the reader's agreement, per part
 """
@@ -18,8 +21,8 @@ from pydantic import BaseModel, ConfigDict
 
 from selfdx.datasets.labelled_lines import labelled_lines
 from selfdx.datasets.paths import DEMO_DIR
-from selfdx.datasets.question_check import PARTS
 
+PARTS = ("dev", "heldout", "fresh")
 FLIPPED = {"affirms": "denies", "denies": "affirms"}
 
 

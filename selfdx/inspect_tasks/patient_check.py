@@ -34,8 +34,10 @@ from selfdx.solvers.interview.patient_check import ask_probe
 from selfdx.solvers.interview.solver import DEFAULT_PATIENT
 
 # 2: replies read by meaning, written probes; 3: question reader; 4: risk told as far as asked, a
-# guarded patient that tells once normalised (its probes follow)
-TASK_VERSION = "4-A"
+# guarded patient that tells once normalised (its probes follow); 5: the reply reader's rules of
+# 2026-12-07 (double negatives, negated yes-words, refusals, ...): a model patient's words may be
+# read differently, the offline patient's are not
+TASK_VERSION = "5-A"
 WORDINGS = ("scripted", "written")
 
 

@@ -32,23 +32,68 @@ STANCES: tuple[Stance, ...] = ("affirms", "denies", "unsure", "evades")
 
 FILLER = re.compile(
     r"^(?:(?:honestly|um+|uh+|erm|er|well|oh|ah|so|look|i mean|to be (?:honest|fair)|touch wood|"
-    r"ha|hmm+|right|okay|ok|god|gosh|mm+|yeah,? well)\b[\s,.!\-–—]*)+"
+    r"ha|hmm+|right|okay|ok|god|gosh|mm+|yeah,? well|funnily enough|in all honesty|frankly|"
+    r"truthfully|to tell (you )?the truth)\b[\s,.!\-–—]*)+"
 )
 # Explicit answers, tried in this order at a sentence's opening (a whole phrase before its
 # parts: "no doubt" before "no").
 EXPLICIT: tuple[tuple[Stance, str], ...] = (
     (
         "affirms",
-        r"no doubt|no question|no denying|not a (single )?day goes by|no,? you'?re right(?! that)",
+        r"no doubt|no question|no denying|no,? you'?re right(?! that)|not a (single )?(day|night|"
+        r"week|morning|minute|moment|hour) goes by|there('?s not| isn'?t| is not|'s never) a "
+        r"(day|night|week|morning) (that |when )?i (don'?t|do not|haven'?t)",
     ),
     ("affirms", r"(i )?wouldn'?t say (it )?(never|no|not)"),
-    ("affirms", r"(it'?s )?not like i (don'?t|never|can'?t)"),
-    ("affirms", r"can'?t (say|deny) (that )?i (don'?t|haven'?t|never)|i can'?t deny"),
+    ("evades", r"no comment|none of your (business|concern)|mind your own|pass[.!]*$"),
+    ("evades", r"(i'?m not sure|i (don'?t|do not) think) (that'?s|it'?s|this is) relevant"),
+    ("affirms", r"(it'?s )?not like i (don'?t|never|can'?t)|(i )?don'?t see why not"),
+    ("affirms", r"(it'?s )?not that i('?m| am| do| have|'ve)? ?(not|never|n'?t)\b"),
+    ("affirms", r"(i )?can'?t (say|deny) (that )?i (don'?t|haven'?t|never)|i can'?t deny"),
+    ("affirms", r"(it'?s |that'?s )?not (unusual|uncommon|unheard of|unknown) (for|with) me"),
+    (
+        "affirms",
+        r"(it'?s |things are |it'?s been |things have been )?not (ideal|great|brilliant|wonderful"
+        r"|fantastic|amazing|perfect)\b",
+    ),
+    # played down, then said: "nothing major, just the odd panic on the bus"
+    (
+        "affirms",
+        r"(it'?s )?nothing (major|serious|much|big|dramatic|too \w+|that \w+|i can'?t \w+)"
+        r"[,.]? (just|only|apart from|except|bar|other than|besides|the odd|the occasional)\b",
+    ),
     ("denies", r"not that i'?(ve|d| have)? ?(noticed|know|can think|remember|recall|am aware)"),
     ("denies", r"not as far as i (know|can tell)|(i )?(don'?t|do not) (think|believe|reckon) so"),
+    (
+        "denies",
+        r"that'?s (not|never been) (really )?(me|something i|an? (issue|problem|thing) for me|my "
+        r"(thing|problem|issue))|(that )?(doesn'?t|does not) (really )?(apply|sound like me)",
+    ),
     ("denies", r"(i )?can'?t say (that )?(i|it|that|they) ?('?ve|have|has|do|does|am|is|had|did)"),
-    ("denies", r"wouldn'?t say (so|that)|hardly (ever|at all)|rarely|seldom|barely ever"),
-    ("denies", r"no more than (anyone|anybody|most|the next|other|usual)"),
+    ("denies", r"(i )?wouldn'?t (say|have thought) (so|that)|(i'?d|i would) say not"),
+    (
+        "denies",
+        r"(i )?wouldn'?t (call it that|go (that|so) far|put it (like that|that way))"
+        r"|that'?s (a bit|rather|too|a little) strong|can'?t complain|no complaints",
+    ),
+    ("denies", r"(i'?m )?(pretty |fairly |quite )?sure (not|i (haven'?t|don'?t|'ve never))"),
+    ("denies", r"hardly (ever|at all)|hardly(?=[,.!?;:]|$)|rarely|seldom|barely ever"),
+    (
+        "denies",
+        r"(absolutely|definitely|certainly|of course|probably|thankfully|luckily|fortunately"
+        r"|happily|sadly|unfortunately|god|gosh|goodness|heavens|hell|lord|surely),? (not|no)\b",
+    ),
+    (
+        "denies",
+        r"no way|not a chance|far from it|(quite |rather |if anything,? )?(it'?s )?the (opposite"
+        r"|reverse)\b|(i )?(very much |really )?doubt (it|that)",
+    ),
+    (
+        "denies",
+        r"no (more|worse|different)( than| from| to)? (anyone|anybody|most|the next|other|usual"
+        r"|normal|before|ever)",
+    ),
+    ("denies", r"negative[.!]*$"),
     ("denies", r"not (really|at all|particularly|so much|much|especially|massively|hugely)"),
     ("denies", r"nothing (like that|of the sort|of that|of the kind)|none\b"),
     ("denies", r"no (change|difference|problems?|issues?|trouble|thoughts?)\b"),
@@ -57,27 +102,58 @@ EXPLICIT: tuple[tuple[Stance, str], ...] = (
     ("denies", r"(nah|never|nothing|not me|not lately|not recently|not anymore)\b"),
     (
         "unsure",
-        r"(i'?m |i am )?(honestly |really |just |genuinely |truly |simply )?not (sure|certain)"
+        r"(i'?m |i am )?(honestly |really |just |genuinely |truly |simply )?not "
+        r"(really |quite |entirely |totally |completely |a hundred percent )?(sure|certain)"
         r"|(i )?(honestly |really |genuinely |truly |just )?(don'?t|do not) (really )?know|dunno",
     ),
-    ("unsure", r"hard to (say|tell|know)|difficult to (say|tell)"),
+    # (not "hard to say how much": a yes whose amount is unclear)
+    (
+        "unsure",
+        r"(it'?s |that'?s )?(hard|difficult|tricky) to (say|tell|know)"
+        r"(?! (how (much|often|long|bad|many)|exactly))",
+    ),
+    (
+        "unsure",
+        r"(i )?(honestly |really |genuinely |just )?(can'?t|don'?t|do not) (really )?"
+        r"(remember|recall)"
+        r"(?=[,.!?;:]|$|\s+(if|whether|to be|honestly|really|either|exactly)\b)",
+    ),
+    (
+        "unsure",
+        r"(it )?(could|might|may) (well )?be(,? (i (don'?t|do not) know|i'?m not sure|who knows))?"
+        r"[?.!]*$|your guess is as good as mine|(god|heaven|lord) (only )?knows",
+    ),
     (
         "unsure",
         r"(i )?(honestly |really |genuinely )?(can'?t|couldn'?t) (say|tell)"
         r"(?! (that )?(i|it|that|they)\b)",
     ),
-    ("unsure", r"no idea|who knows|yes and no|depends"),
+    ("unsure", r"(i'?ve |i have )?(got )?no idea|who knows|yes and no|depends"),
+    ("unsure", r"half and half|fifty.fifty|(sort|kind) of,? (and )?(sort|kind) of not"),
+    ("unsure", r"(maybe|perhaps),? (maybe|perhaps) not|(that'?s|it'?s) (hard|difficult) to answer"),
+    (
+        "unsure",
+        r"(i'?m |i am )?(really |a bit |a little |honestly |genuinely |just |quite )?unsure"
+        r"(?=[,.!?;:]|$|\s+(about (that|it|this)|if|whether|to be honest|really|honestly)\b)"
+        r"|(it )?(could go|can'?t say) either way",
+    ),
     ("affirms", r"(yes|yeah|yep|yup|yea|aye|definitely|absolutely|certainly|of course)\b"),
     ("affirms", r"(totally|completely|exactly|very much|sure|for sure|afraid so|sadly)\b"),
     ("affirms", r"(unfortunately|probably|i suppose|i guess|i think so|now that you mention)"),
     ("affirms", r"(all the time|constantly|every (single )?(day|night|morning|week|time))\b"),
-    ("affirms", r"(most (days|nights|of the time)|a lot|loads|always|often|frequently)\b"),
+    ("affirms", r"(most (days|nights|weeks|mornings|evenings|of the time)|a lot|loads)\b"),
+    ("affirms", r"(always|often|frequently)\b"),
     ("affirms", r"(sometimes|now and (then|again)|on and off|occasionally|from time to time)\b"),
     ("affirms", r"some (nights|days|times|mornings|weeks|evenings)\b"),
     ("affirms", r"(a (bit|little|fair bit|touch)|bit\b|somewhat|kind of|sort of|a few times)"),
     ("affirms", r"(only|just) (the odd|a (few|couple|bit|little)|once|now and)|once or twice"),
-    ("affirms", r"(the odd|a couple of|once|twice|months|years|weeks|ages)\b"),
-    ("unsure", r"(maybe|perhaps|possibly)[?.!]*$"),
+    ("affirms", r"(the (odd|occasional)|a couple of|once|twice|months|years|weeks|ages)\b"),
+    ("affirms", r"(maybe|perhaps|possibly) (a (little|bit|touch|few)|once|twice|sometimes)\b"),
+    (
+        "unsure",
+        r"(maybe|perhaps|possibly)[?,.!]*( (i'?m not sure|i (don'?t|do not) know|who knows))?"
+        r"[?.!]*$",
+    ),
     ("affirms", r"(maybe|perhaps|possibly|i might)\b"),  # a tentative yes, said with more
     ("denies", r"not\b"),
 )
@@ -93,10 +169,20 @@ STATEMENT: tuple[tuple[Stance, str], ...] = (
     ("denies", r"(nobody|no one|no-one|none of)\b"),
     (
         "denies",
-        r"(i|it|that|my \w+)('?s| is| was| feels?| seems?| has been|'s been) "
-        r"(fine|normal|okay|ok|alright|all right|good|great|the same|same as)\b",
+        r"(i|it|that|my \w+)('?s| is| was| feels?| seems?| has been|'s been|'m| am) "
+        r"(fine|normal|okay|ok|alright|all right|good|great|the same|same as)\b(?! at\b)",
     ),
     ("denies", r"(fine|good|great|alright|all right|same as (it'?s )?(always|ever))\b"),
+    ("denies", r"(pretty|fairly|quite|all|perfectly|totally) (normal|good|fine|okay|ok)\b"),
+    (
+        "denies",
+        r"(i|my \w+)('ve been|'m| am| have been|'s been) (\w+ing )?(fine|well|okay|ok|alright"
+        r"|all right|normally)\b|i (sleep|eat|cope|manage|function) (fine|well|okay|ok|normally)\b",
+    ),
+    (
+        "denies",
+        r"\w+('s| is|'s been| has been) (fine|normal|okay|ok|alright|all right|good|great)\b",
+    ),
     ("denies", r"(i|my \w+|\w+'s) \w+ (fine|normal|okay|alright|all right)\b"),
     ("denies", r"\w+'?s? (the same|same as (always|ever|usual)|not (a|my) problem)"),
 )
@@ -108,10 +194,19 @@ CONDITIONAL = re.compile(
 # Declining to answer, anywhere.
 DECLINES = re.compile(
     r"(i'?d|i would) (rather|prefer) (not|we didn'?t)|"
-    r"don'?t (really )?(want|wish) to (talk|go into|get into)|"
+    r"don'?t (really )?(want|wish) to (talk|go into|get into|(say|answer|discuss)(?! more))|"
+    r"(not|don'?t feel|not really) comfortable (talking|answering|discussing|going|getting|saying)|"
+    r"^next[.!]*$|ask me (something|anything) else|not (what|why) i'?m here|not here to (talk|"
+    r"discuss|go into)|(don'?t think|not sure) (that'?s|it'?s|this is) relevant|"
+    r"i came (here )?(about|for) [^,.]+,? not\b|"
     r"why (do|would) you (ask|want to know)|can we (move on|talk about|skip|leave)|"
     r"let'?s (move on|not)|next question|what('?s| does| has) (that|this|he|she|it) (got )?"
-    r"(to do|got to do)|don'?t see what that|is this going on my record|pass on that"
+    r"(to do|got to do)|don'?t see what that|is this going on my record|pass on that|"
+    r"^that'?s (a |rather a |quite a )?(very |bit |bit of a |pretty )?(private|personal)|"
+    r"^that'?s (my (own )?business|between me and)|keep (that|it) to myself|"
+    r"don'?t see (how|why) (that|this|it)('?s| is| would be| matters?)|"
+    r"i'?m not (going to|gonna) (answer|say|talk|discuss|get into|go into)|"
+    r"i won'?t (answer|say|discuss|talk about|get into|go into)"
 )
 # Said anywhere, the patient cannot tell ("Once, maybe... I'm not sure whether that counts").
 UNSURE_ANYWHERE = re.compile(
@@ -124,8 +219,34 @@ UNSURE_ANYWHERE = re.compile(
 COUNTER = re.compile(
     r"^(why|what|does|do|did|is|are|was|how|who|can|could|would|will|should|has|have)\b"
 )
+# A question tag closing a remark about people at large: "Everyone does, don't they?"
+TAG = re.compile(
+    r",?\s*(do|does|did|is|are|was|were|has|have|would|could|can|will)(n'?t| not)?\s+"
+    r"(it|they|you|we|he|she|everyone|everybody|there|one)\?$"
+)
+FIRST_PERSON = re.compile(r"\b(i|i'm|i've|i'd|i'll|me|my|myself|mine)\b")
+# A sentence about someone else, said before the patient speaks of themself: "My wife's the
+# worrier in our house - I'm not, really."
+OTHER_PERSON = re.compile(
+    r"(my (wife|husband|partner|mum|mom|mother|dad|father|sister|brother|son|daughter|kids|"
+    r"children|family|friends?|mates?|boss|colleagues?|girlfriend|boyfriend|flatmate|housemate|"
+    r"parents)|everyone|everybody|most people|lots of people|people|he|she)\b"
+)
+# The patient's own short answer after another's ("I'm not, really"; "I don't, though").
+SHORT_OWN = re.compile(
+    r"(i|me)('?m| am| do| have|'ve| did| was)? ?(not|n'?t|never)\b"
+    r"(,? (really|at all|though|myself|personally|so much|particularly))*$"
+)
+# A frequency denied as a whole ("not often"), which a "but" and a plain statement turn into a
+# played-down yes: "Not often, but it happens."
+NOT_OFTEN = re.compile(
+    r"not (that |very |too |as )?(often|much|regularly|usually|a lot|every \w+|all the time)$"
+)
 PLAYED_DOWN = re.compile(
-    r"(it'?s )?nothing (major|serious|much|big|dramatic|to worry|really)|"
+    r"(it'?s )?nothing (major|serious|much|big|dramatic|to worry|really|too \w+|that \w+)|"
+    r"nothing to write home about|"
+    r"nothing (i|we) can'?t (handle|cope with|manage|deal with)|not (as|so|that|too) (bad|much|"
+    r"often|serious|severe)\b|"
     r"(it'?s )?not (a big deal|that bad|terrible|serious|too bad)|it'?s nothing"
 )
 CORRECTION = re.compile(r"\b(but|though|although|well|actually|except|mind you|only|and)\b")
@@ -155,6 +276,17 @@ def _answer(sentence: str) -> tuple[Stance, bool] | None:
     return None
 
 
+def _about_someone_else(sentence: str, then: str) -> bool:
+    """A sentence whose subject is another person and that says nothing of the patient,
+    followed by the patient's own plain answer (`then`): "My wife's the worrier - I'm not"."""
+    opening = _opening(sentence)
+    match = OTHER_PERSON.match(opening)
+    if not match or FIRST_PERSON.search(opening[match.end() :]):
+        return False
+    own = _answer(then)
+    return bool(own and own[1]) or bool(SHORT_OWN.match(_opening(then)))
+
+
 def _echo(sentence: str) -> bool:
     """A short question repeating the doctor's word ("Two weeks?", "Hypervigilance?")."""
     return sentence.rstrip().endswith("?") and len(sentence.split()) <= 3
@@ -181,10 +313,16 @@ def stance(text: str) -> Stance:
     if UNSURE_ANYWHERE.search(clean):
         return "unsure"
     sentences = [s for s in sentences if _opening(s)]  # "Oh - not enjoying things? No, ..."
-    while len(sentences) > 1 and _echo(sentences[0]) and _answer(sentences[0]) is None:
+    while len(sentences) > 1 and _answer(sentences[0]) is None:
+        if not (_echo(sentences[0]) or _about_someone_else(sentences[0], sentences[1])):
+            break
         sentences = sentences[1:]  # "Hypervigilance? I've heard of it, yes, but no..."
     if not sentences:
         return "evades"
+    if len(sentences) == 1 and TAG.search(clean) and not FIRST_PERSON.search(clean):
+        found = _answer(sentences[0])
+        if not found or found[0] not in ("affirms", "denies"):
+            return "evades"  # "Depends what you count as high, doesn't it?"
     first = _opening(sentences[0])
     if COUNTER.match(first) and (sentences[0].rstrip().endswith("?") or first == "why"):
         later = [a for a in map(_answer, sentences[1:]) if a and a[1]]
@@ -223,7 +361,7 @@ def _corrected(first: Stance, sentences: list[str]) -> Stance:
         if not word:
             continue
         rest = _opening(raw[word.end() :])
-        if not rest or rest.endswith("?"):  # "But wanting to hurt someone? No, never."
+        if not rest or raw.endswith("?"):  # "But wanting to hurt someone? No, never."
             rest = " ".join(parts[index + 1 : index + 2])
         if word.group(1) == "and" and not re.match(r"(no|nope|yes|yeah|never)\b", rest):
             continue  # "and certainly no plan" goes on, it does not correct
@@ -232,4 +370,7 @@ def _corrected(first: Stance, sentences: list[str]) -> Stance:
         found = _answer(rest)
         if found and found[1] and found[0] != first and found[0] in ("affirms", "denies"):
             return found[0]
+        if first == "denies" and found is None and word.group(1) == "but" and index == 1:
+            if NOT_OFTEN.match(_opening(parts[0])):  # "Not often, but it happens."
+                return "affirms"
     return first

@@ -2,11 +2,13 @@
 over the yes-or-no questions that ask whether the thing applies (what the patient check asks),
 and over every question.
 
-    python -m selfdx.instruments.reply_stance_measure
+    python -m selfdx.instruments.reply_stance_measure                  # every part
+    python -m selfdx.instruments.reply_stance_measure --part dev --errors   # and its misreadings
 """
 
 from __future__ import annotations
 
+import argparse
 from collections import Counter
 from dataclasses import dataclass
 
@@ -44,13 +46,24 @@ def agreement(items: list[LabelledReply], yes_no_only: bool = True) -> Agreement
     return Agreement(counted, agreed, errors)
 
 
-def main() -> None:
-    """Print the agreement on each part."""
-    for part in PARTS:
+def main(argv: list[str] | None = None) -> None:
+    """Print the agreement on each part asked for, and with `--errors` every reply read
+    differently from its label (only for the part tuned on: reading a held-out part's errors
+    spends it)."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--part", choices=[*PARTS, "all"], default="all")
+    parser.add_argument("--errors", action="store_true", help="list the misread replies")
+    args = parser.parse_args(argv)
+    for part in PARTS if args.part == "all" else (args.part,):
         items = read_replies(part)
         for scope, only in (("yes-or-no questions", True), ("every question", False)):
             found = agreement(items, only)
             print(f"{part}, {scope}: {found.rate:.3f} ({found.agreed} of {found.items})")
+        if args.errors:
+            for item in items:
+                wanted, read = item.said_to_question(), stance(item.reply)
+                if read != wanted:
+                    print(f"  {item.id} ({item.polarity}) {wanted}, read {read}: {item.reply}")
 
 
 if __name__ == "__main__":

@@ -6,10 +6,11 @@ probes are the doctor's questions of the question-check set (`selfdx/datasets/de
 question_check_*.jsonl`), written for named profiles by writers who saw neither the question
 reader nor the patient's cues: every question that asks about exactly one topic of its profile,
 needs no turn before it, and that a separate labeller marked, blind, as one a plain yes answers
-by saying the topic applies (`positive` in `selfdx/datasets/demo/reply_stance_*.jsonl`). Those
-are the questions the reply reader is measured on (0.905 on its held-out part); on questions a
-yes answers the other way ("Can you keep yourself safe?") or that have no yes-or-no answer it
-agrees with careful human readers only 0.71 to 0.80 of the time, too rarely to score a patient.
+by saying the topic applies (`positive` in `selfdx/datasets/demo/reply_stance_{dev,heldout}.jsonl`).
+Those are the questions the reply reader is measured on (0.790 on a fresh part by a writer it
+never met, docs/patient_check.md); on questions a yes answers the other way ("Can you keep
+yourself safe?") or that have no yes-or-no answer it agrees with careful human readers only 0.71
+to 0.80 of the time, too rarely to score a patient.
 
 A probe's kind follows the topic: a symptom the patient has is `present`, one it lacks
 `absent`; likewise `duration`, `impairment`, `stressor`, `requirement_true` or
