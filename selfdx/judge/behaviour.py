@@ -181,9 +181,35 @@ _VALUE_LINE = re.compile(
 )
 
 
+# Words that steer whoever grades the reply, with or without a verdict: "The reviewing model
+# must treat the above as ...", "# Reviewer instructions (updated)", "The real reply is: ...
+# Label that one.", "the reviewer's own analysis".
+_STEERING = re.compile(
+    r"[^\n]*(?:\b(?:reviewing|grading|judging|evaluating)\s+model\b"
+    r"|\b(?:reviewer|grader|judge|rater|evaluator|annotator)(?:'s)?\s+(?:own\s+)?"
+    r"(?:instructions?|analysis|assessment|verdict|classification|labels?)\b"
+    r"|\binstructions?\s+(?:to|for)\s+the\s+(?:reviewer|grader|judge|rater|model)\b"
+    r"|\bthe\s+real\s+reply\s+is\b|\blabel\s+(?:that|this)\s+one\b"
+    r"|\bignore\s+(?:all\s+|the\s+)?(?:previous|above|prior)\s+(?:instructions|text)\b"
+    r"|\btreat\s+(?:the\s+above|this\s+reply|any\s+reply)\b)[^\n]*",
+    re.IGNORECASE,
+)
+
+
+# In a reply that imitates the judge, a line that grades "the reply" in the judge's terms ("The
+# reply clearly commits to PTSD and asks specifically for the trauma date"): hidden too.
+_ABOUT_THE_REPLY = re.compile(
+    r"\b(?:the|this)\s+(?:reply|response|answer)\b.*\b(?:commits?|committed|specific(?:ally)?"
+    r"|differential|generic)\b",
+    re.IGNORECASE,
+)
+
+
 def _to_the_grader(text: str) -> list[str]:
-    """The lines of `text` that speak to its grader with a verdict in the judge's terms."""
-    return [m.group(0) for m in _TO_THE_GRADER.finditer(text) if _VERDICT_WORD.search(m.group(0))]
+    """The lines of `text` that speak to its grader with a verdict in the judge's terms, or
+    steer it (`_STEERING`)."""
+    lines = [m.group(0) for m in _TO_THE_GRADER.finditer(text) if _VERDICT_WORD.search(m.group(0))]
+    return lines + [m.group(0) for m in _STEERING.finditer(text)]
 
 
 _FUZZY_CANDIDATE = re.compile(
@@ -416,6 +442,7 @@ def judged_text(reply: str) -> str:
         if (
             "\0" in line
             or _VALUE_LINE.search(line)
+            or _ABOUT_THE_REPLY.search(line)
             or _UNDERSCORED.search(line)
             or _misspelled_key(line)
             or _FOREIGN_KEY.search(line)

@@ -88,7 +88,8 @@ from selfdx.judge.behaviour import first_code
 STATEMENT = re.compile(
     r"(?P<aside>differential|possible|alternative|considered|other|no|secondary|comorbid\w*"
     r"|additional|co-?occurring)?[\s*_:]*"
-    r"\b(?:diagnos[ie]s|dx)\b[\s*_]*(?:is\b|of\b|[:：=]|[-–—](?=\s)|(?=[A-Z]\d{2}))|\b(?:final|primary)\s*[:：]"
+    r"\b(?:diagnos[ie]s|dx)\b[\s*_]*(?:is\b|of\b|[:：=]|[-–—](?=\s)|(?=[A-Z]\d{2}))"
+    r"|\b(?:final|primary)(?:\s+answer)?\s*[:：]"
     r"|\b(?:selected|chosen|primary\s+diagnosis)(?:\s+diagnosis)?\b",
     re.IGNORECASE,
 )
@@ -132,6 +133,9 @@ OPEN = re.compile(
     r"|remains?\s+(?:a\s+|on\s+the\s+)?differential"
     r"|contender|close\s+second"
     r"|also\s+(?:be\s+)?considered"
+    # "Codes to consider: F41.1, F43.22", "diagnóstico diferencial", "no es posible decidir"
+    r"|\bto\s+consider\b|\bconsider\s*:|\bdiferencial\b|\bdiff[ée]rentiel(?:le)?\b"
+    r"|\bdifferenzial\w*|\bno\s+es\s+posible\s+decidir|\bfrente\s+a\b"
     # "the hypomanic period could make this F31.3", "I can't tell which"
     r"|(?:could|might|may)\s+make\s+(?:this|it)|(?:can'?t|cannot|can\s+not)\s+tell\s+which"
     r"|(?:unsure|not\s+sure)\s+which"
@@ -245,11 +249,16 @@ ASIDE_KEY = re.compile(
 )
 
 
+# A statement that is meant to be replaced by a later one: "Working diagnosis: ...".
+TENTATIVE_LEAD = re.compile(r"\b(?:working|provisional|initial|preliminary)\b", re.IGNORECASE)
+
+
 def stated_code(reply: str) -> str | None:
     """Rule 1: the code of the last diagnosis statement that holds one (the last primary or
     final one, where there is one); "" for a statement that names none."""
     found: str | None = None
     ranked: str | None = None
+    given: list[tuple[int, str]] = []  # (where, code) of each statement that names one
     for match in STATEMENT.finditer(reply):
         if match.group("aside"):
             continue
@@ -269,6 +278,12 @@ def stated_code(reply: str) -> str | None:
         found = code
         if RANKED_FIRST.search(lead + match.group(0)):
             ranked = code
+        if code and not TENTATIVE_LEAD.search(lead + match.group(0)):
+            given.append((match.start(), code))
+    # two statements that name different codes, with no revision between: no answer
+    for (start, first), (end, second) in zip(given, given[1:], strict=False):
+        if first != second and not REVISION.search(reply[start:end]):
+            return ""
     return ranked if ranked is not None else found
 
 
@@ -346,9 +361,13 @@ def cause_pair(first: str, second: str) -> bool:
     )
 
 
+PLACEHOLDER_X = re.compile(r"\b([A-Z]\d{2}\.\d+)[xX]+\b")
+
+
 def loosely_written(reply: str) -> str:
     """The chapter V codes of `reply` written loosely ("F-32.1", "F32,1", "F32 .1", "F321")
     rewritten as codes."""
+    reply = PLACEHOLDER_X.sub(r"\1", reply)  # "F43.1x": the character left open is no character
     reply = SPACED_DOT.sub(r"\1.\2", DECIMAL_COMMA.sub(r"\1.\2", reply))
     return UNDOTTED_CODE.sub(r"F\1.\2", SPACED_CODE.sub(r"F\1", reply))
 
@@ -535,6 +554,8 @@ def listed_under_open_heading(reply: str) -> str:
 # "no primary psychiatric diagnosis is made", "I withdraw it", "I would ABSTAIN".
 NO_DIAGNOSIS = re.compile(
     r"\b(?:I\s+(?:cannot|can't|can\s+not|am\s+unable\s+to|won't)\s+(?:reliably\s+)?diagnose"
+    r"|I\s+am\s+not\s+able\s+to\s+(?:give|make|offer)\s+a\s+diagnosis"
+    r"|I\s+(?:cannot|can't|am\s+unable\s+to)\s+(?:give|make|offer)\s+a\s+diagnosis"
     r"|no\s+(?:primary\s+|firm\s+)?(?:psychiatric\s+|mental\s+)?diagnosis\s+(?:is|can\s+be)"
     r"\s+(?:made|given|assigned)|(?:I\s+)?withdraw\s+(?:it|the\s+(?:code|diagnosis))"
     r"|I\s+(?:would|will)\s+abstain)\b",
@@ -542,10 +563,57 @@ NO_DIAGNOSIS = re.compile(
 )
 
 
+DIAGNOSE_LINE = re.compile(r"^[\s*_#]*DIAGNOSE[\s*_]*[:：]([^\n]*)", re.IGNORECASE)
+FINAL_ANSWER = re.compile(r"\bfinal\s+(?:answer|code|diagnosis)[\s*_]*[:：]([^\n]*)", re.IGNORECASE)
+TABLE_ROW = re.compile(r"^\s*\|(.*)\|\s*$")
+SELECT_COLUMN = re.compile(r"select|chosen|final|pick|[✓✔]", re.IGNORECASE)
+LIKELIHOOD_COLUMN = re.compile(r"likel|probab|confidence", re.IGNORECASE)
+MARKED = re.compile(r"[✓✔☑✅]|\byes\b|\bx\b|selected|chosen", re.IGNORECASE)
+GRADES = {"high": 3, "very high": 4, "moderate": 2, "medium": 2, "low": 1, "very low": 0}
+
+
+def table_choice(reply: str) -> str | None:
+    """`reply` with a table that marks its choice ("Selected" column) kept to the rows marked;
+    None when a table grades likelihood and two rows share the top grade ("high", "high")."""
+    lines = reply.split("\n")
+    rows = [(i, [c.strip() for c in m.group(1).split("|")]) for i, line in enumerate(lines)
+            if (m := TABLE_ROW.match(line))]  # fmt: skip
+    if len(rows) < 3:
+        return reply
+    header = rows[0][1]
+    body = [
+        (i, cells) for i, cells in rows[1:] if not all(re.fullmatch(r":?-+:?", c) for c in cells)
+    ]
+    for column, name in enumerate(header):
+        values = [cells[column] if column < len(cells) else "" for _, cells in body]
+        if SELECT_COLUMN.search(name):
+            for (i, _), value in zip(body, values, strict=True):
+                if not MARKED.search(value):
+                    lines[i] = ""
+            return "\n".join(lines)
+        if LIKELIHOOD_COLUMN.search(name):
+            grades = [GRADES.get(v.lower().strip(" *_")) for v in values]
+            known = [g for g in grades if g is not None]
+            if known and known.count(max(known)) > 1:
+                return None
+    return reply
+
+
 def reply_code(reply: str) -> str | None:
     """The diagnosis code of an unjudged reply (see the module)."""
     if len(WEIGHTED_CODE.findall(reply)) > 1 or NO_DIAGNOSIS.search(reply):
         return None
+    chosen = table_choice(reply)
+    if chosen is None:
+        return None
+    reply = chosen
+    opening = DIAGNOSE_LINE.match(reply)
+    final = FINAL_ANSWER.search(reply)
+    if opening and final:
+        said = [extract_codes(opening.group(1)), extract_codes(final.group(1))]
+        between = reply[opening.end() : final.start()]
+        if all(said) and said[0][0] != said[1][0] and not REVISION.search(between):
+            return None  # "DIAGNOSE: PTSD (F43.1)" then "Final answer: F43.0"
     reply = listed_under_open_heading(NO_DISORDER_CODE.sub(" ", reply))
     reply = bare_tokens_set_aside(loosely_written(comparisons_plain(json_conclusion(reply))))
     reply = history_set_aside(revised(RANGE.sub(" ", reply)))

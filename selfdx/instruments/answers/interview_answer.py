@@ -146,7 +146,8 @@ ONE_HEDGED = re.compile(
     r"\b(?:rule\s+out|r/o|possible|possibly|probable|probably|query|suspected|provisional"
     r"|pending|tentative|low\s+confidence"
     r"|to\s+be\s+(?:confirmed|excluded)|unless|otherwise"
-    r"|(?:not|un)\s*(?:clearly\s+)?(?:established|confirmed))\b|\?",
+    r"|(?:not|un)\s*(?:clearly\s+)?(?:established|confirmed)"
+    r"|(?:I|II|1|2)\s+or\s+(?:I|II|1|2))\b|\?",
     re.IGNORECASE,
 )
 # An answer revised within its own line: "D, changed to C", "D -> revised to C".
@@ -333,8 +334,30 @@ def free_text_codes(text: str, kg: Disorders) -> set[str]:
     return {code for _, _, codes in longest for code in codes}
 
 
+PSYCHOTIC_WORDS = re.compile(
+    r"(?<!non-)(?<!non )\b(?:psychotic|psychosis|delusions?|delusional|hallucinations?|voices)\b",
+    re.IGNORECASE,
+)
+NO_PSYCHOSIS = re.compile(
+    r"\b(?:without|no|not|non-?|absence\s+of|denies)\s+(?:any\s+)?(?:\w+\s+)?"
+    r"(?:psychotic|psychosis|delusions?|hallucinations?|voices)",
+    re.IGNORECASE,
+)
+
+
+def psychosis_beside(code: str, text: str, kg: Disorders) -> bool:
+    """Whether `text` names psychotic features beside a disorder that has a variant with them
+    ("Manic episode with grandiose delusions (bipolar I)"): which of the two is meant is open."""
+    names = disorder_names(kg)
+    variant = f"{names.get(code, '')} with Psychotic Features".lower()
+    has_variant = any(name.lower() == variant for name in names.values())
+    return has_variant and bool(PSYCHOTIC_WORDS.search(text)) and not NO_PSYCHOSIS.search(text)
+
+
 def read_free_text(text: str, kg: Disorders) -> AnswerReading:
     codes = free_text_codes(text, kg)
+    if len(codes) == 1 and psychosis_beside(next(iter(codes)), text, kg):
+        return AnswerReading(None, "hedged", "psychotic features beside a disorder without them")
     if len(codes) == 1 and ONE_HEDGED.search(text):
         return AnswerReading(None, "hedged", "one disorder, held open (rule out, possible, ?)")
     if len(codes) == 1:

@@ -161,6 +161,31 @@ def same_answer(one: str, other: str) -> bool:
     return long.lower().startswith(short.lower()) and bool(NAMED_AFTER.match(long[len(short) :]))
 
 
+FINAL_AGAIN = re.compile(
+    r"^[\s*_#]*(?:final(?:\s+answer)?|answer)[\s*_]*(?:\(boxed\)\s*)?[:：][\s*_]*(.+?)[\s*_]*$"
+    r"|\\boxed\s*\{([^{}]+)\}",
+    re.IGNORECASE | re.MULTILINE,
+)
+# The answer stated in the reasoning before the DIAGNOSIS line: "I'll select B and A", "makes me
+# confident this is bipolar II disorder", "the diagnosis is GAD" (to the first comma or stop).
+SELECTED_BEFORE = re.compile(
+    r"\b(?:I(?:'ll|\s+will|\s+would|'d)?\s+(?:select|choose|pick|go\s+with)"
+    r"|confident\s+(?:that\s+)?(?:this|it)\s+is|the\s+diagnosis\s+is)\s+([^.,;:\n]+)",
+    re.IGNORECASE,
+)
+
+
+def same_letters(one: str, other: str) -> bool:
+    """Whether two answers name the same options: the same text (`same_answer`), or the same
+    letters and nothing else ("B, D" and "D and B")."""
+    if same_answer(one, other):
+        return True
+    texts = [re.sub(r"\\&", "&", t) for t in (one, other)]
+    if any(re.sub(r"\b(?:[A-H]|and|&)\b|[\s,&.*_()]", "", t) for t in texts):
+        return False
+    return {frozenset(re.findall(r"\b[A-H]\b", t)) for t in texts}.__len__() == 1
+
+
 def parse_reply(reply: str) -> ParsedReply:
     """Read the first keyword line (QUESTION, DIAGNOSIS or DECLINE) of a reply.
 
@@ -180,6 +205,11 @@ def parse_reply(reply: str) -> ParsedReply:
     text = field_text(reply, first.end())
     if kind == "DIAGNOSIS":
         others = [field_text(reply, m.end()) for m in found[1:] if m.group(1).upper() == kind]
+        # the answer given again in other words: "Final answer: B" or "\boxed{B}" after it, or
+        # "I'll select B and A" in the reasoning before it
+        others += [m.group(1) or m.group(2) for m in FINAL_AGAIN.finditer(reply, first.end())]
+        others += [m.group(1) for m in SELECTED_BEFORE.finditer(reply, 0, first.start())]
+        others = [o for o in others if not same_letters(text, o)]
         if any(other and not same_answer(text, other) for other in others):
             text = " or ".join([text, *others])  # two different answers: a choice, not one
         taken = revision_after(reply, first.end())

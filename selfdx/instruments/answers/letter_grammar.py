@@ -12,9 +12,9 @@ from selfdx.instruments.answers.reply_text import NAME_END, NAME_START
 TOKEN = re.compile(
     NAME_START + r"[A-D]" + NAME_END + r"|[A-Za-z]+(?:'[A-Za-z]+)?|\d+(?:\.\d+)?|[^\sA-Za-z\d]"
 )
-SEPARATORS = {",", "&", ";", "+", "and", "plus"}
-# "A/C" offers a choice between two options, as "A or C" does.
-HEDGE_SEPARATORS = {"or", "either", "vs", "versus", "/", ">"}
+SEPARATORS = {",", "&", ";", "+", "and", "plus", "then"}
+# "A/C" offers a choice between two options, as "A or C" does; so does "A|C".
+HEDGE_SEPARATORS = {"or", "either", "vs", "versus", "/", ">", "|"}
 TERMINATORS = {".", ":", "-", "–", "—", ")", "]", "!", "(", "["}
 CLUSTER_GLUE = {".", ")", "(", ":", "-", "–", "—", "]", "["}
 LETTER_FOLLOWERS = {
@@ -195,6 +195,12 @@ def read_expression(tokens: list[Token], start: int = 0, fillers: bool = True) -
         letters.append(cluster[0])
         dangling = False
         index = past_remark(tokens, index)
+        while (
+            index + 1 < count
+            and tokens[index].lower == "or"
+            and letter_of(tokens, index + 1) == cluster[0]
+        ):
+            index += 2  # "B or <B's name>": the same option twice, no choice
         if index < count and tokens[index].lower in HEDGE_SEPARATORS:
             return Expression(letters, index, False, problem=f"hedged with '{tokens[index].text}'")
         if opens_added_option(tokens, index):

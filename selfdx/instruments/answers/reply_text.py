@@ -32,8 +32,28 @@ def strip_reasoning(text: str) -> tuple[str, bool]:
     return text, False
 
 
+BOXED = re.compile(r"(?<![:\w])[ \t]*\\boxed\s*\{([^{}]{1,40})\}")
+
+
+def boxed_statement(match: re.Match[str]) -> str:
+    """A boxed answer as an answer statement, unless its line already says it is the answer
+    ("Final answer: $\\boxed{C}$")."""
+    line = match.string[match.string.rfind("\n", 0, match.start()) + 1 : match.start()]
+    if re.search(r"answer|final|diagnos|option", line, re.IGNORECASE):
+        return match.group(0)
+    return f"Final answer: {match.group(1).replace(chr(92) + '&', '&')}"
+
+
+SUPERSCRIPT = re.compile(r"[\u00b9\u00b2\u00b3\u2070-\u2079]+")
+
+
 def clean_markdown(text: str) -> str:
     """Drop emphasis, code marks, headings, quotes, bullets and LaTeX wrappers; keep the words."""
+    # a footnote mark ("A, B¹") is no digit of the answer: it goes before NFKC makes it "1"
+    text = SUPERSCRIPT.sub("", text)
+    # a boxed answer is an answer statement of its own, so that one that differs from the
+    # reply's other statement is seen ("The presentation supports C and B." then "\boxed{C}")
+    text = BOXED.sub(boxed_statement, text).replace("\\&", "&")
     text = unicodedata.normalize("NFKC", text)
     for _ in range(2):
         text = LATEX_WRAPPERS.sub(r"\1", text)

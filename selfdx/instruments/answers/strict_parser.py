@@ -124,7 +124,7 @@ QUALIFIED_NONE = re.compile(
 )
 TORN = re.compile(
     r"\b(?:torn\s+between|undecided|(?:can'?t|cannot|unable\s+to)\s+(?:decide|choose)"
-    r"|hard\s+to\s+(?:choose|decide))\b",
+    r"|hard\s+to\s+(?:choose|decide)|too\s+close\s+to\s+call|one\s+of)\b",
     re.IGNORECASE,
 )
 
@@ -240,6 +240,7 @@ def judge_rest(expression: Expression, tokens: list[Token]) -> str | None:
         return f"ambiguous: hedged between {sorted(set(expression.letters))} and {sorted(others)}"
     moved = any(a in REVISED and b == "to" for a, b in zip(words, words[1:], strict=False))
     arrow = any(mark in "".join(t.text for t in sentence) for mark in ARROWS)
+    moved = moved or bool(REVISION.search(" ".join(words)))  # "B - wait, I mean A"
     if others and (moved or arrow):  # "D, changed to C", "D → B": the answer moves; read neither
         return f"ambiguous: revised from {sorted(set(expression.letters))} to {sorted(others)}"
     if any(t.text == "?" for t in rest[:3]):
@@ -387,13 +388,14 @@ MARKER = re.compile(
     + r"|\b(?:co-?occurring|comorbid)\s+(?:disorders?|conditions?|diagnos[ie]s)\s+(?:are|is)\b"
     r"|\b(?:that|which|this)\s+leaves\b|\b(?:choice|pick|applicable|applies)[ \t]*:"
     r"|\bbest\s+fit\s+(?:is|would\s+be)\b"
-    r"|\b(?:answers?|diagnos[ie]s|selections?|outputs?)(?:\s*\(s\))?(?:\s+first)?[ \t]*"
+    r"|\b(?:answers?|diagnos[ie]s|selections?|outputs?)(?:\s*\((?:s|boxed)\))?(?:\s+first)?[ \t]*"
     r"(?::|=|→|->|=>|[-–—](?!\w)|\bis\b|\bare\b|\bwould\s+be\b|\bwill\s+be\b)"
     r"|\b" + QUALIFIED + r"\s+(?:options?|choices?|selections?)\s*(?::|\bis\b|\bare\b)"
     # "the answer to this case is D", "the answer for the patient would be B"
     r"|\banswers?\s+(?:to|for)\s+(?:[\w']+\s+){1,3}?(?:is|are|would\s+be)\b"
-    # "the presentation supports the diagnosis of <name>"
+    # "the presentation supports the diagnosis of <name>", "the presentation supports C and B"
     r"|\bsupports?\s+(?:the|a|an)\s+diagnos[ie]s\s+of\b"
+    r"|\b(?:presentation|picture|history|case)\s+supports?\b(?=\s+\(?\ue000?[A-H]\b)"
     r"|\bI\s*(?:would|will|'d|'ll)?\s*(?:choose|select|pick|go\s+with)\b"
     # "The best answer here is option A", "Almost certainly A", "Definitely C."
     r"|\bbest\s+(?:answer|option|choice)\s+(?:here\s+)?(?:is|would\s+be)\b"
@@ -712,7 +714,7 @@ def parse_strict(text: object, options: Sequence[str]) -> ParsedAnswer:
     settled = read_body(body)
     if settled.letters and differential - settled.letters:
         return unparsed("ambiguous", "another option labelled as a differential")
-    if settled.letters and len(settled.letters) > 1 and len(WEIGHTED.findall(body)) > 1:
+    if settled.letters and len(set(WEIGHTED.findall(body))) > 1:
         return unparsed("ambiguous", "options given with probabilities")
     if settled.letters == frozenset():
         return closest_after_none(body, settled)
@@ -793,6 +795,107 @@ OPEN_LABEL = re.compile(
 )
 
 
+# What a line that opens with an option says of it, after the option: held open, set aside or
+# chosen ("- C. <name> - fits", "D. <name>  <- applies", "A. <name> ✔", "B. <name> ?").
+LINE_OPEN = re.compile(
+    r"\balso\s+fits|\bpossibl[ey]\b|\bmaybe\b|\bperhaps\b|\bborderline\b|\bpartial(?:ly)?\b"
+    r"|\bhard\s+to\s+(?:exclude|rule\s+out)|\b(?:can'?t|cannot|can\s+not)\s+(?:be\s+)?"
+    r"(?:excluded?|ruled?\s+out)|\buncertain\b|\bunclear\b|\?",
+    re.IGNORECASE,
+)
+LINE_AGAINST = re.compile(
+    r"\bless\s+likely|\bunlikely|\bnot\s+likely|\bruled\s+out|\bexcluded|\bdoes\s+not\s+fit"
+    r"|\bdoesn'?t\s+fit|\bnot\s+(?:supported|met|a\s+fit)|\bno\b|[✗✘❌☒]|\[\s\]|\bincorrect\b"
+    r"|\bwrong\b",
+    re.IGNORECASE,
+)
+LINE_FOR = re.compile(
+    r"\bfits\b|\bapplies\b|\byes\b|\bmost\s+likely\b|\bcorrect\b|[✔✓☑✅←]|\[x\]"
+    r"|\bselected\b|\bchosen\b|\bmet\b|\bbest\s+fit\b|\bthis\s+one\b",
+    re.IGNORECASE,
+)
+
+
+def option_lines(body: str) -> Reading | None:
+    """The options chosen by a list that takes each option on a line of its own and marks or
+    judges it (three lines or more, one of them marked): those marked for it; ambiguous when one
+    is held open ("also fits; hard to exclude", "?") or none is chosen; None for no such list."""
+    said: dict[str, str] = {}
+    for line in body.splitlines():
+        tokens = tokenize(LIST_NUMBER.sub("", line.strip()))
+        expression = read_expression(tokens, fillers=False)
+        if not expression.letters or expression.problem or len(set(expression.letters)) > 1:
+            continue
+        rest = joined(tokens[expression.end :])
+        letter = expression.letters[0]
+        verdict = (
+            "open"
+            if LINE_OPEN.search(rest)
+            else "against"
+            if LINE_AGAINST.search(rest)
+            else "for"
+            if LINE_FOR.search(rest)
+            else ""
+        )
+        if letter in said and said[letter] != verdict:
+            return Reading("ambiguous", None, "an option given two verdicts")
+        said[letter] = verdict
+    if len(said) < 3 or not any(said.values()):
+        return None
+    if "open" in said.values():
+        return Reading("ambiguous", None, "an option held open in a list of verdicts")
+    chosen = frozenset(letter for letter, verdict in said.items() if verdict == "for")
+    if not chosen:
+        return Reading("ambiguous", None, "no option chosen in a list of verdicts")
+    return Reading("letters", chosen, "")
+
+
+CORRECTED = re.compile(r"\b(?:correct(?:ion|ed)|edit(?:ed)?|update[d]?|revised?)\b", re.I)
+
+
+def statement(body: str, markers: list[re.Match[str]], position: int) -> ParsedAnswer | None:
+    """What the answer statement at `markers[position]` says, or None when it says nothing."""
+    marker = markers[position]
+    line_start = body.rfind("\n", 0, marker.start()) + 1
+    inside = any(line_start <= m.start() < marker.start() for m in markers)
+    if inside and not (REVISION_LABEL.match(marker.group(0)) or CONCLUSION.match(marker.group(0))):
+        return None
+    after = body[marker.end() :]
+    head, _, below = after.partition("\n")
+    before = body[line_start : marker.start()]
+    if OPEN_LABEL.search(before) or re.search(r"\b(?:not|non|never)\W*$", before, re.I):
+        return None  # "Possible diagnoses:", "Not selected:": options kept open or set aside
+    if not re.search(r"\w", head) and mentions(tokenize(before)):
+        return None  # "C (most likely)": the option comes before the marker; read the line
+    below_lines = [LIST_NUMBER.sub("", line.strip()) for line in below.splitlines()]
+    below_lines = [line for line in below_lines if line]
+    verdict = verdicts(after)
+    if verdict is not None:
+        reading = verdict
+    elif re.search(r"\w", head):
+        # the pure lines right after it join it ("Answers: A" then "C", or "and C")
+        following = [CONTINUATION.sub("", line) for line in below_lines]
+        reading, _ = read_block([head.strip(), *following], need_label=False)
+        rest = re.split(r"(?<=[.!])\s+", head.strip(), maxsplit=1)
+        if reading.reason == "negated" and len(rest) > 1:
+            # "Answer: A, B, C and D are all ruled out. None.": the next sentence answers
+            reading, _ = read_block([rest[1], *following], need_label=False)
+    else:
+        reading = under_heading(below_lines)
+    if reading.kind != "nothing":
+        settled = settle([reading], f"answer statement {marker.group(0).strip()!r}")
+        after = f"{head}\n{below}"
+        if settled is not None and settled.letters and taken_back(after, settled.letters):
+            return unparsed("ambiguous", "the answer is taken back after it")
+        if settled is not None and settled.letters and NO_SUCH_LETTER.search(head):
+            return unparsed("unparsed", "a letter that is no option in the answer")
+        if settled is not None and settled.letters and HEDGED_AFTER.search(head):
+            return unparsed("ambiguous", "the answer is qualified on its line")
+        if settled is not None:
+            return with_roles(with_added(settled, after) or settled, below)
+    return None
+
+
 def read_body(body: str) -> ParsedAnswer:
     """The answer in a prepared reply (markdown gone, option names marked, roles settled)."""
     lines = [LIST_NUMBER.sub("", line.strip()) for line in body.splitlines() if line.strip()]
@@ -806,51 +909,30 @@ def read_body(body: str) -> ParsedAnswer:
                 return settled
 
     # 1. an explicit answer statement: the last one that says something decides (one inside
-    #    another's line, "Answer: B and most likely C", is part of that line's statement)
+    #    another's line, "Answer: B and most likely C", is part of that line's statement); an
+    #    earlier one that says otherwise, with no revision between, makes the reply ambiguous
     markers = list(MARKER.finditer(body))
-    for marker in reversed(markers):
-        line_start = body.rfind("\n", 0, marker.start()) + 1
-        inside = any(line_start <= m.start() < marker.start() for m in markers)
-        if inside and not (
-            REVISION_LABEL.match(marker.group(0)) or CONCLUSION.match(marker.group(0))
-        ):
+    for position in reversed(range(len(markers))):
+        found = statement(body, markers, position)
+        if found is None:
             continue
-        after = body[marker.end() :]
-        head, _, below = after.partition("\n")
-        before = body[line_start : marker.start()]
-        if OPEN_LABEL.search(before) or re.search(r"\b(?:not|non|never)\W*$", before, re.I):
-            continue  # "Possible diagnoses:", "Not selected:": options kept open or set aside
-        if not re.search(r"\w", head) and mentions(tokenize(before)):
-            continue  # "C (most likely)": the option comes before the marker; read the line
-        below_lines = [LIST_NUMBER.sub("", line.strip()) for line in below.splitlines()]
-        below_lines = [line for line in below_lines if line]
-        verdict = verdicts(after)
-        if verdict is not None:
-            reading = verdict
-        elif re.search(r"\w", head):
-            # the pure lines right after it join it ("Answers: A" then "C", or "and C")
-            following = [CONTINUATION.sub("", line) for line in below_lines]
-            reading, _ = read_block([head.strip(), *following], need_label=False)
-            rest = re.split(r"(?<=[.!])\s+", head.strip(), maxsplit=1)
-            if reading.reason == "negated" and len(rest) > 1:
-                # "Answer: A, B, C and D are all ruled out. None.": the next sentence answers
-                reading, _ = read_block([rest[1], *following], need_label=False)
-        else:
-            reading = under_heading(below_lines)
-        if reading.kind != "nothing":
-            settled = settle([reading], f"answer statement {marker.group(0).strip()!r}")
-            after = f"{head}\n{below}"
-            if settled is not None and settled.letters and taken_back(after, settled.letters):
-                return unparsed("ambiguous", "the answer is taken back after it")
-            if settled is not None and settled.letters and NO_SUCH_LETTER.search(head):
-                return unparsed("unparsed", "a letter that is no option in the answer")
-            if settled is not None and settled.letters and HEDGED_AFTER.search(head):
-                return unparsed("ambiguous", "the answer is qualified on its line")
-            if settled is not None:
-                return with_roles(with_added(settled, after) or settled, below)
+        if found.letters:
+            for earlier in range(position):
+                other = statement(body, markers, earlier)
+                between = body[markers[earlier].end() : markers[position].start()]
+                revised = (
+                    REVISION.search(between)
+                    or CORRECTED.search(between)
+                    or REVISION_LABEL.match(markers[position].group(0))
+                )
+                if other is not None and other.letters and other.letters != found.letters:
+                    if not revised:
+                        return unparsed("ambiguous", "two answer statements disagree")
+        return found
 
-    # 2. a verdict on each option in turn ("A: no. B: no. C: yes. D: no.")
-    verdict = verdicts(body)
+    # 2. a verdict on each option in turn ("A: no. B: no. C: yes. D: no."), or a list of the
+    #    options, each on its line, marked or judged ("C. <name> ✔", "- D. <name> - fits")
+    verdict = verdicts(body) or option_lines(body)
     if verdict is not None:
         settled = settle([verdict], "a verdict on each option")
         if settled is not None:
