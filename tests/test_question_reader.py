@@ -1,0 +1,30 @@
+"""The question reader's rules, each on questions written for this file (not taken from the
+labelled set of `selfdx/question_check`), against hand-built topics or demo profiles."""
+
+from __future__ import annotations
+
+from selfdx.instruments.question_reader import asked_about
+from selfdx.instruments.topics import Topic
+
+
+def symptom(code: str, name: str, text: str, cues: tuple[str, ...], truth: str = "no") -> Topic:
+    prefix = {"no": "NO-", "yes": ""}[truth]
+    return Topic(f"{prefix}{code}", "symptom", text, name, cues, truth=truth)
+
+
+LOW = symptom(
+    "S024", "Depressed Mood", "A state where a sad, empty, or hopeless mood persists.",
+    ("mood", "mood been", "how is your mood", "empty inside"),
+)  # fmt: skip
+CROSS = symptom(
+    "S060", "Irritability", "A state of reacting sensitively or sharply to minor stimuli.",
+    ("irritable", "snappy"),
+)  # fmt: skip
+
+
+def test_a_cue_that_only_restates_the_areas_word_does_not_narrow_the_area() -> None:
+    # "mood been" and "how is your mood" say no more than "mood": the whole area is asked
+    for question in ("How is your mood these days?", "What has your mood been like?"):
+        assert asked_about(question, [LOW, CROSS]) == ["NO-S024", "NO-S060"], question
+    # a cue that names more than the area's word still narrows it
+    assert asked_about("Has your mood left you empty inside?", [LOW, CROSS]) == ["NO-S024"]
