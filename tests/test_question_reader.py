@@ -3,7 +3,7 @@ labelled set of `selfdx/question_check`), against hand-built topics or demo prof
 
 from __future__ import annotations
 
-from selfdx.instruments.question_reader import asked_about
+from selfdx.instruments.question_reader import asked_about, risk_asked
 from selfdx.instruments.topics import Topic
 
 
@@ -28,3 +28,22 @@ def test_a_cue_that_only_restates_the_areas_word_does_not_narrow_the_area() -> N
         assert asked_about(question, [LOW, CROSS]) == ["NO-S024", "NO-S060"], question
     # a cue that names more than the area's word still narrows it
     assert asked_about("Has your mood left you empty inside?", [LOW, CROSS]) == ["NO-S024"]
+
+
+APART = symptom(
+    "S075", "Social Detachment", "Feelings of detachment or estrangement from others.",
+    ("withdraw from", "distant from people"),
+)  # fmt: skip
+WEARY = symptom("S104", "Tiredness", "Feeling tired or lacking energy.", ("tired",))
+
+
+def test_an_idiom_that_looks_like_self_harm_is_read_in_its_plain_words() -> None:
+    # "cut yourself off" and "burn yourself out" are no screens to take out of the clause:
+    # they ask about withdrawing from people and about tiredness
+    assert asked_about("Would you say you've cut yourself off from your neighbours?", [APART]) == [
+        "NO-S075"
+    ]
+    assert asked_about("Are you burning yourself out at the office?", [WEARY]) == ["NO-S104"]
+    # the act itself is still a screen and asks about neither
+    assert risk_asked("Have you ever cut yourself on purpose?") == ["self"]
+    assert risk_asked("Would you say you've cut yourself off from your neighbours?") == []

@@ -13,7 +13,8 @@ import re
 from functools import lru_cache
 
 IDIOMS: tuple[tuple[str, str], ...] = (
-    (r"cut(?:s|ting)? (?:yourself |you |themselves )?off from|cut off from", "withdrawn from"),
+    (r"cut(?:s|ting)? (?:yourself |you |themselves )?off from|cut off from",
+     "isolated, asocial, withdraw from people,"),
     (r"burn(?:s|t|ed|ing)? (?:yourself )?out|running on empty|dead on your feet|shattered"
      r"|wiped out|worn out|knackered|drained|no gas in the tank|dead tired", "tired low energy"),
     (r"sleep(?:ing)? like the dead|out like a light", "sleep"),

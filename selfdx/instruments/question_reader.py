@@ -243,7 +243,8 @@ def clause_hits(question: str, by_subject: dict[str, list[Topic]]) -> set[str]:
     for clause in clauses(question):
         if DIAGNOSIS_QUESTION.search(clause) or OTHERS.search(clause):
             continue  # about the diagnosis, or about someone else: no fact of the patient
-        clause = plain_words(without_risk(without_names(clause)))
+        # idioms first: "cut yourself off" is no screen to take out, but withdrawing
+        clause = without_risk(plain_words(without_names(clause)))
         said, content = tokens(clause), content_words(clause)
         shares = [
             (text_share(t, said, content, clause), t)
