@@ -47,3 +47,17 @@ def test_an_idiom_that_looks_like_self_harm_is_read_in_its_plain_words() -> None
     # the act itself is still a screen and asks about neither
     assert risk_asked("Have you ever cut yourself on purpose?") == ["self"]
     assert risk_asked("Would you say you've cut yourself off from your neighbours?") == []
+
+
+BROKEN = symptom(
+    "S027", "Sleep Disturbance", "A change in the quantity or quality of sleep.", ("sleep",),
+    truth="yes",
+)  # fmt: skip
+SHORT = symptom("S036", "Decreased Sleep", "Decreased need for sleep.", ("four hours",))
+
+
+def test_the_areas_bare_word_beside_a_symptom_named_more_specifically_asks_only_that() -> None:
+    question = "Do you manage on four hours' sleep and still wake up raring to go?"
+    assert asked_about(question, [BROKEN, SHORT]) == ["NO-S036"]
+    # the bare word alone still asks about the area
+    assert asked_about("Is your sleep any good?", [BROKEN, SHORT]) == ["S027"]

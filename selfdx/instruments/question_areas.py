@@ -101,3 +101,22 @@ def specific(topic: Topic, clause: str, area: frozenset[str] | set[str] = frozen
             return True
     described = content_words(topic.text)
     return len(described) >= 2 and len(described & content_words(clause)) >= 0.6 * len(described)
+
+
+def beside_specific(clause: str, found: Sequence[Topic]) -> list[Topic]:
+    """`found` without the symptoms an area's bare word named beside one of the area's symptoms
+    the clause names more specifically ("only three hours' sleep and still full of energy" asks
+    about a decreased need for sleep, not also about sleep problems through "sleep")."""
+    said = tokens(clause)
+    dropped: set[str] = set()
+    for pattern, codes in AREAS.values():
+        words = {w for m in pattern.finditer(clause) for w in tokens(m.group())}
+        members = [t for t in found if code_of(t) in codes]
+        if not words or not any(specific(t, clause, words) for t in members):
+            continue
+        dropped |= {
+            t.id
+            for t in members
+            if not specific(t, clause, words) and all(c <= words for c in t.cues_said(said))
+        }
+    return [t for t in found if t.id not in dropped]

@@ -54,7 +54,13 @@ from functools import lru_cache
 from selfdx.datasets.interview.patient_words import requirement_identity
 from selfdx.datasets.mentalkg.diagnosis_names import find_diagnosis_names
 from selfdx.instruments.paraphrase import plain_words
-from selfdx.instruments.question_areas import AREAS, area_symptoms, area_words, code_of
+from selfdx.instruments.question_areas import (
+    AREAS,
+    area_symptoms,
+    area_words,
+    beside_specific,
+    code_of,
+)
 from selfdx.instruments.question_forms import (
     DIAGNOSIS_QUESTION,
     LIFE_AREA,
@@ -257,7 +263,7 @@ def clause_hits(question: str, by_subject: dict[str, list[Topic]]) -> set[str]:
             if best != CONCEPT_SHARE:
                 continue
         symptoms = by_subject.get("symptom", [])
-        found = symptoms_named(symptoms, clause)
+        found = beside_specific(clause, symptoms_named(symptoms, clause))
         added = [t for t in area_symptoms(clause, symptoms, found) if t not in found]
         # a symptom of the area the patient has, asked by the area's word: a lacked one of the
         # same area is not denied beside it
