@@ -61,3 +61,27 @@ def test_the_areas_bare_word_beside_a_symptom_named_more_specifically_asks_only_
     assert asked_about(question, [BROKEN, SHORT]) == ["NO-S036"]
     # the bare word alone still asks about the area
     assert asked_about("Is your sleep any good?", [BROKEN, SHORT]) == ["S027"]
+
+
+LASTED = Topic("DURATION", "duration", "how long it has lasted, since when")
+TENSE = symptom("S058", "Tension", "Feeling keyed up or tense.", ("tension", "tense"), "yes")
+
+
+def test_duration_in_other_words_and_timing_that_is_no_duration() -> None:
+    topics = [LASTED, TENSE]
+    for question in (
+        "How old were you when all of this started?",
+        "Has the tension been with you for several months now?",
+        "How soon after the move did the tension start?",
+    ):
+        assert asked_about(question, topics) == ["DURATION"], question
+    # whether it is there on most days asks about the symptom too
+    assert asked_about("Have you felt tense on more days than not?", topics) == [
+        "DURATION", "S058"
+    ]  # fmt: skip
+    # how long a thing takes, or how many days a week, is no duration of the illness
+    for question in (
+        "How long does it take you to calm down when you're tense?",
+        "How many days a week are you tense?",
+    ):
+        assert asked_about(question, topics) == ["S058"], question

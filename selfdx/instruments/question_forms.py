@@ -13,8 +13,14 @@ import re
 
 TRIGGERS: dict[str, re.Pattern[str]] = {
     "duration": re.compile(
-        r"how long|since when|when did|when (it|this|these|they|that|the \w+) (start|began|begin)"
-        r"|duration|how many (days|weeks|months|years)|\blasted\b"
+        r"how long(?! (?:does|did|do|will) it (?:usually |normally )?take)|since when|when did"
+        r"|when (it|this|these|they|that|the \w+) (all )?(start|began|begin)|how old were you when"
+        r"|how soon after\b[^?]{0,40}\b(?:start|began|begin)|more days (?:\w+ ){0,3}than"
+        r" (?:not|without)"
+        r"|(?:been|lasted|gone on|going on)\b[^?]{0,40}\bfor (?:at least |about |over |more than )?"
+        r"(?:a|an|one|two|three|four|five|six|\d+|a couple of|couple of|a few|several)"
+        r" (?:weeks|months|years)\b"
+        r"|duration|how many (days|weeks|months|years)(?! a week| a month| per)|\blasted\b"
         r"|\blast(ed|s)? (for|a|an|more than|at least|longer than|over)\b"
         r"|going on for|how far back|first (start|notice|began)",
         re.IGNORECASE,
@@ -49,6 +55,9 @@ TRIGGERS: dict[str, re.Pattern[str]] = {
         re.IGNORECASE,
     ),
 }
+# A duration question that also asks whether the symptom is there on most days ("more days than
+# not for six months?"): it asks about the symptom as well as its duration.
+MORE_DAYS_THAN_NOT = re.compile(r"more days (?:\w+ ){0,3}than (?:not|without)", re.IGNORECASE)
 # The start of a `SCOPE` that only sets when ("during", "when you're"), unlike "in a low mood".
 TIME_SCOPE = re.compile(
     r"(?:during|when|whenever|while|through|throughout|between|after|before|outside)\b"

@@ -64,6 +64,7 @@ from selfdx.instruments.question_areas import (
 from selfdx.instruments.question_forms import (
     DIAGNOSIS_QUESTION,
     LIFE_AREA,
+    MORE_DAYS_THAN_NOT,
     OPEN_QUESTION,
     OTHERS,
     QUOTED,
@@ -290,6 +291,8 @@ def clause_hits(question: str, by_subject: dict[str, list[Topic]]) -> set[str]:
         if TRIGGERS["duration"].search(clause) and by_subject.get("duration"):
             # how long what it names has lasted: its duration, not the symptoms named again
             hit |= {t.id for t in of_groups(by_subject["duration"], said, found)}
+            if MORE_DAYS_THAN_NOT.search(clause):  # whether it is there most days, too
+                hit |= {t.id for t in found}
         else:
             hit |= {t.id for t in found}
         if found:
