@@ -85,3 +85,17 @@ def test_duration_in_other_words_and_timing_that_is_no_duration() -> None:
         "How many days a week are you tense?",
     ):
         assert asked_about(question, topics) == ["S058"], question
+
+
+EVENT_CAME_FIRST = Topic("CONTEXT", "context", "A stressful event came before the symptoms")
+EVENT = Topic("STRESSOR", "stressor", "an event, trauma, accident, loss or life change")
+
+
+def test_what_happened_asks_about_the_event_a_differential_turns_on() -> None:
+    # no stressor fact: the differential's context that an event came first is what it asks
+    assert asked_about("Was anybody injured in the pile-up?", [EVENT_CAME_FIRST]) == ["CONTEXT"]
+    assert asked_about("Was anybody injured in the pile-up?", [EVENT]) == ["STRESSOR"]
+    # a screen that names the event only to set the time asks about no stressor
+    question = "Since the accident, have you had urges to hurt someone?"
+    assert risk_asked(question) == ["others"]
+    assert asked_about(question, [EVENT]) == []

@@ -251,6 +251,7 @@ def clause_hits(question: str, by_subject: dict[str, list[Topic]]) -> set[str]:
         if DIAGNOSIS_QUESTION.search(clause) or OTHERS.search(clause):
             continue  # about the diagnosis, or about someone else: no fact of the patient
         # idioms first: "cut yourself off" is no screen to take out, but withdrawing
+        original = clause
         clause = without_risk(plain_words(without_names(clause)))
         said, content = tokens(clause), content_words(clause)
         shares = [
@@ -297,9 +298,20 @@ def clause_hits(question: str, by_subject: dict[str, list[Topic]]) -> set[str]:
             hit |= {t.id for t in found}
         if found:
             continue
-        if TRIGGERS["stressor"].search(clause):
-            hit |= {t.id for t in by_subject.get("stressor", [])}
+        if TRIGGERS["stressor"].search(clause) and not risk_domains(original):
+            # what happened: the stressor, or where the profile has none, the differential's
+            # context that a stressful event came first (a screen's "since the accident" is no
+            # question about the event)
+            hit |= {t.id for t in by_subject.get("stressor", []) or event_contexts(by_subject)}
     return hit
+
+
+EVENT = re.compile(r"\bstress|\bevent\b|\btrauma", re.IGNORECASE)
+
+
+def event_contexts(by_subject: dict[str, list[Topic]]) -> list[Topic]:
+    """The differential's contexts that say a stressful event came first."""
+    return [t for t in by_subject.get("context", []) if EVENT.search(t.text)]
 
 
 def quoted(question: str, topics: Sequence[Topic]) -> set[str]:
