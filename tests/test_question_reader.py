@@ -99,3 +99,22 @@ def test_what_happened_asks_about_the_event_a_differential_turns_on() -> None:
     question = "Since the accident, have you had urges to hurt someone?"
     assert risk_asked(question) == ["others"]
     assert asked_about(question, [EVENT]) == []
+
+
+FLAT = symptom("S023", "Negative Symptoms", "Flat affect and lack of drive.", ("lost interest",))
+ANHEDONIA = symptom(
+    "S025", "Loss of Interest", "A marked decrease in interest or pleasure.",
+    ("lost interest", "interest in things"),
+)  # fmt: skip
+
+
+def test_a_symptom_whose_every_match_another_symptom_matches_and_more_is_not_asked() -> None:
+    # "lost interest in things" says both of loss of interest's cues, and only one of the
+    # negative symptoms': it asks about loss of interest
+    question = "Have you lost interest in things you used to do on weekends?"
+    assert asked_about(question, [FLAT, ANHEDONIA]) == ["NO-S025"]
+    # the same words for both, and nothing more: both are asked
+    assert asked_about("Have you lost interest lately?", [FLAT, ANHEDONIA]) == [
+        "NO-S023",
+        "NO-S025",
+    ]

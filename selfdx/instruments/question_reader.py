@@ -12,8 +12,11 @@ The question is read clause by clause (split at `? . ! ;` and line breaks):
   (plain or clinical words a doctor would use: "sleep", "hear voices"), or 60% of the content
   words of its KG description (or, for a symptom selfdx has no wording for, every telling word
   of its KG name). Where one clause matches several symptoms, a symptom whose every match is
-  contained in another symptom's longer match is dropped ("need less sleep" asks about
-  decreased need for sleep, not about sleep problems), and a symptom the patient lacks is not
+  contained in another symptom's matches, which say more, is dropped ("need less sleep" asks
+  about decreased need for sleep, not about sleep problems; "lost interest in things" about
+  loss of interest, not the negative symptoms whose cue "lost interest" it says too); so is a
+  symptom an area's bare word names beside one of the area's symptoms the clause names more
+  specifically (`question_areas.beside_specific`); a symptom the patient lacks is not
   denied when a word of its match also matched a symptom it has (no reply affirms and denies
   the same thing);
 - **duration**, **impairment** and **stressor** facts are asked about by the usual wording for
@@ -152,6 +155,16 @@ def bare(words: frozenset[str]) -> frozenset[str]:
     return frozenset(w for w in words if len(w) > 2)
 
 
+def covers(theirs: Sequence[frozenset[str]], mine: Sequence[frozenset[str]]) -> bool:
+    """Whether another symptom's matches hold every one of mine and say more: each of mine
+    lies in one of theirs, and one of theirs is longer or lies in none of mine ("lost
+    interest in things" asks about loss of interest, not about the negative symptoms whose
+    cue "lost interest" it also says)."""
+    inside = all(any(bare(m) <= w for w in theirs) for m in mine)
+    more = any(not any(bare(w) <= m for m in mine) for w in theirs)
+    return inside and more
+
+
 def symptoms_in_clause(
     symptoms: Sequence[Topic], clause: tuple[str, ...], content: frozenset[str]
 ) -> list[Topic]:
@@ -161,9 +174,7 @@ def symptoms_in_clause(
     matches = [
         (topic, mine)
         for topic, mine in matches
-        if not all(
-            any(bare(m) < w for t, ws in matches if t.id != topic.id for w in ws) for m in mine
-        )
+        if not any(covers(ws, mine) for t, ws in matches if t.id != topic.id)
     ]
     had = [w for t, ws in matches if t.truth == "yes" for w in ws]
     kept = []
