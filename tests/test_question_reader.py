@@ -118,3 +118,11 @@ def test_a_symptom_whose_every_match_another_symptom_matches_and_more_is_not_ask
         "NO-S023",
         "NO-S025",
     ]
+
+
+GLUM = symptom("S101", "Persistent Sadness", "Feels sad, empty or low.", ("low", "sad"))
+
+
+def test_an_idiom_for_tiredness_says_nothing_of_low_mood() -> None:
+    question = "Would you say you're wiped out by the end of most days?"
+    assert asked_about(question, [WEARY, GLUM]) == ["NO-S104"]

@@ -16,7 +16,8 @@ IDIOMS: tuple[tuple[str, str], ...] = (
     (r"cut(?:s|ting)? (?:yourself |you |themselves )?off from|cut off from",
      "isolated, asocial, withdraw from people,"),
     (r"burn(?:s|t|ed|ing)? (?:yourself )?out|running on empty|dead on your feet|shattered"
-     r"|wiped out|worn out|knackered|drained|no gas in the tank|dead tired", "tired low energy"),
+     r"|wiped out|worn out|knackered|drained|no gas in the tank|dead tired",
+     "tired, fatigued, little energy"),
     (r"sleep(?:ing)? like the dead|out like a light", "sleep"),
     (r"dying to|itching to|can't wait to", "look forward to enjoy"),
     (r"(?:is|are|was|were|been|'s|'re) (?:\w+ )?killing you", "wearing you down"),
