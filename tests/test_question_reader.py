@@ -126,3 +126,11 @@ GLUM = symptom("S101", "Persistent Sadness", "Feels sad, empty or low.", ("low",
 def test_an_idiom_for_tiredness_says_nothing_of_low_mood() -> None:
     question = "Would you say you're wiped out by the end of most days?"
     assert asked_about(question, [WEARY, GLUM]) == ["NO-S104"]
+
+
+def test_a_follow_up_of_a_question_about_the_event_asks_about_the_event() -> None:
+    before = ["Did something upsetting take place before all this began?"]
+    assert asked_about(before[0], [EVENT, TENSE]) == ["STRESSOR"]
+    assert asked_about("Who was with you when that took place?", [EVENT, TENSE], None, before) == [
+        "STRESSOR"
+    ]

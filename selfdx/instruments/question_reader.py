@@ -353,11 +353,18 @@ def is_open(question: str, by_subject: dict[str, list[Topic]]) -> bool:
 def followed_up(question: str, before: str, by_subject: dict[str, list[Topic]]) -> set[str]:
     """What a follow-up that points back ("how often does that happen?") asks about: the
     symptoms the turn before asked about; its duration or its impairment when it asks how long
-    or how it affects life. Of several, those the patient has (what "that" points to)."""
+    or how it affects life. Of several, those the patient has (what "that" points to). Where
+    the turn before asked about no symptom, the event, impairment or duration it asked about
+    ("what was that change?" after "did anything happen before all this?")."""
     earlier = clause_hits(before, by_subject)
     symptoms = [t for t in by_subject.get("symptom", []) if t.id in earlier]
-    if not symptoms:
-        return set()
+    if not symptoms:  # the event, the impairment or the duration the turn before asked about
+        return {
+            t.id
+            for kind in ("stressor", "impairment", "duration")
+            for t in by_subject.get(kind, [])
+            if t.id in earlier
+        }
     # "that" points to what the patient told: the symptoms it has or claims, where it has any
     symptoms = [t for t in symptoms if t.truth in ("yes", "claimed")] or symptoms
     for kind in ("duration", "impairment"):
