@@ -134,3 +134,17 @@ def test_a_follow_up_of_a_question_about_the_event_asks_about_the_event() -> Non
     assert asked_about("Who was with you when that took place?", [EVENT, TENSE], None, before) == [
         "STRESSOR"
     ]
+
+
+HOLDS_BACK = Topic("IMPAIRMENT", "impairment", "effect on work, school, home life")
+
+
+def test_impairment_and_events_in_more_of_a_clinicians_words() -> None:
+    topics = [HOLDS_BACK, EVENT]
+    assert asked_about("Has the tension got in the way of your studies?", topics) == ["IMPAIRMENT"]
+    assert asked_about("Are you managing your household all right?", topics) == ["IMPAIRMENT"]
+    for question in (
+        "What was going on in your life before the panic set in?",
+        "Tell me about the months before you started feeling so tense.",
+    ):
+        assert asked_about(question, topics) == ["STRESSOR"], question

@@ -26,10 +26,10 @@ TRIGGERS: dict[str, re.Pattern[str]] = {
         re.IGNORECASE,
     ),
     "impairment": re.compile(
-        r"\b(affect|impact|interfer|disrupt|hold(ing)? you back)|get(s|ting)? in the way"
+        r"\b(affect|impact|interfer|disrupt|hold(ing)? you back)|(get(s|ting)?|got) in the way"
         r"|(able|hard|harder) to (work|do your job|study|look after)"
         r"|stop(ped|ping)? you (from|doing)|keep(ing)? up with|\bfunction|day[- ]to[- ]day"
-        r"|daily life|everyday life|manage (at|your|with|things|day)|cop(e|ing) (at|with) "
+        r"|daily life|everyday life|manag(e|ing) (at|your|with|things|day)|cop(e|ing) (at|with) "
         r"(work|school|home|daily|life|things)|how (is|are|has|have|'s)\b[^?]{0,40}\b(work|job"
         r"|school|stud|home|relationship|family|friend)"
         r"|\b(?:problems?|trouble|difficult\w*|friction|issues?) (?:at|with) (?:home|work|school"
@@ -49,7 +49,8 @@ TRIGGERS: dict[str, re.Pattern[str]] = {
         r"|happened (to you|before|just before|then)|\bevents?\b|trauma|accident|assault"
         r"|\bloss\b|bereave|divorce|life change|\bstress|frighten|terrif|go(ne)? through"
         r"|before (this|it|all this|all of this|these|the \w+) (started|began|start|begin)"
-        r"|trigger|set (it|this) off"
+        r"|trigger|set (it|this) off|going on in your life (?:just )?before"
+        r"|before you (?:started|began) (?:feeling|to feel)"
         r"|\b(?:killed|injured|drowned|explosion|disaster|combat|raped"
         r"|shot at|abused|mugged|robbed)\b",
         re.IGNORECASE,
