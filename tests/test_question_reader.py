@@ -148,3 +148,12 @@ def test_impairment_and_events_in_more_of_a_clinicians_words() -> None:
         "Tell me about the months before you started feeling so tense.",
     ):
         assert asked_about(question, topics) == ["STRESSOR"], question
+
+
+def test_a_screen_asks_about_the_risk_not_the_symptoms_that_set_its_scene() -> None:
+    question = "When you feel tense at night, do you ever think about killing yourself?"
+    assert risk_asked(question) == ["self"]
+    assert asked_about(question, [TENSE, EVENT]) == []
+    assert asked_about("When you feel tense at night, what goes through your mind?", [TENSE]) == [
+        "S058"
+    ]

@@ -39,8 +39,9 @@ The question is read clause by clause (split at `? . ! ;` and line breaks):
   before it asked (`followed_up`: its symptoms, or their duration or impairment);
 - **risk** is read by `risk_questions` (Columbia-scale kinds, idioms and harm suffered set
   aside): a screen asks about every risk fact of its domain, had or lacked, and a question
-  about self-harm also about a self-destructive-behaviour symptom. `told_about` then keeps a
-  question about acts of self-harm alone from drawing out thoughts of death.
+  about self-harm also about a self-destructive-behaviour symptom; the other symptoms and the
+  event a screen's clause names only set its scene and are not asked. `told_about` then keeps
+  a question about acts of self-harm alone from drawing out thoughts of death.
 
 Words are read as `words` reads them (clauses, Snowball stems, cue phrases), idioms in plain
 words first (`paraphrase`). The reader's measured quality: `selfdx/question_check`
@@ -276,7 +277,10 @@ def clause_hits(question: str, by_subject: dict[str, list[Topic]]) -> set[str]:
             if best != CONCEPT_SHARE:
                 continue
         symptoms = by_subject.get("symptom", [])
-        found = beside_specific(clause, symptoms_named(symptoms, clause))
+        screen = bool(risk_domains(original))
+        # a screen's own words set the scene ("when you're lying awake at 4am, do you think
+        # of ending things?"): it asks about the risk, not the symptoms it names on the way
+        found = [] if screen else beside_specific(clause, symptoms_named(symptoms, clause))
         added = [t for t in area_symptoms(clause, symptoms, found) if t not in found]
         # a symptom of the area the patient has, asked by the area's word: a lacked one of the
         # same area is not denied beside it
@@ -309,7 +313,7 @@ def clause_hits(question: str, by_subject: dict[str, list[Topic]]) -> set[str]:
             hit |= {t.id for t in found}
         if found:
             continue
-        if TRIGGERS["stressor"].search(clause) and not risk_domains(original):
+        if TRIGGERS["stressor"].search(clause) and not screen:
             # what happened: the stressor, or where the profile has none, the differential's
             # context that a stressful event came first (a screen's "since the accident" is no
             # question about the event)
