@@ -157,3 +157,12 @@ def test_a_screen_asks_about_the_risk_not_the_symptoms_that_set_its_scene() -> N
     assert asked_about("When you feel tense at night, what goes through your mind?", [TENSE]) == [
         "S058"
     ]
+
+
+EARLY = symptom("S027", "Sleep Disturbance", "A change in sleep.", ("wake up early", "sleep"))
+
+
+def test_rising_early_on_purpose_is_no_early_waking() -> None:
+    assert asked_about("Do you wake up early to get a run in before work?", [EARLY]) == []
+    assert asked_about("Do you wake up early and can't get back off?", [EARLY]) == ["NO-S027"]
+    assert asked_about("Do you wake up early without meaning to?", [EARLY]) == ["NO-S027"]

@@ -19,6 +19,8 @@ IDIOMS: tuple[tuple[str, str], ...] = (
      r"|wiped out|worn out|knackered|drained|no gas in the tank|dead tired",
      "tired, fatigued, little energy"),
     (r"sleep(?:ing)? like the dead|out like a light", "sleep"),
+    # rising early on purpose ("wake up early to fit the cleaning in") is no early waking
+    (r"(?:wake|wakes|waking|woke) (?:up )?early(?= (?:to|so|in order)\b)", "rise"),
     (r"dying to|itching to|can't wait to", "look forward to enjoy"),
     (r"(?:is|are|was|were|been|'s|'re) (?:\w+ )?killing you", "wearing you down"),
     (r"down in the dumps|feeling blue|out of sorts|fed up", "low mood"),
