@@ -166,3 +166,10 @@ def test_rising_early_on_purpose_is_no_early_waking() -> None:
     assert asked_about("Do you wake up early to get a run in before work?", [EARLY]) == []
     assert asked_about("Do you wake up early and can't get back off?", [EARLY]) == ["NO-S027"]
     assert asked_about("Do you wake up early without meaning to?", [EARLY]) == ["NO-S027"]
+
+
+def test_the_patients_words_quoted_back_ask_about_the_fact_they_quote_only() -> None:
+    wound = Topic("S058", "symptom", "Feeling keyed up.", "Tension", ("tense",),
+                  said="I'm wound up and tense all day.")  # fmt: skip
+    question = 'You told me you are "tired, wound up and tense all day" - when is it worst?'
+    assert asked_about(question, [wound, WEARY]) == ["S058"]

@@ -35,8 +35,10 @@ The question is read clause by clause (split at `? . ! ;` and line breaks):
 - an open invitation that names nothing ("what brings you in?", "how have things been?", "is
   there anything else?") asks about the complaint the patient opened with, when the caller
   passes its id (`asked_about(..., opening=...)`); a quotation of the patient's own words asks
-  about the fact it quotes (`quoted`); a turn that names nothing itself asks what the turn
-  before it asked (`followed_up`: its symptoms, or their duration or impairment);
+  about the fact it quotes (`quoted`), and its words about nothing else (the clauses are read
+  without them); a turn that names nothing itself asks what the turn before it asked
+  (`followed_up`: its symptoms, or their duration or impairment; else its event, impairment
+  or duration);
 - **risk** is read by `risk_questions` (Columbia-scale kinds, idioms and harm suffered set
   aside): a screen asks about every risk fact of its domain, had or lacked, and a question
   about self-harm also about a self-destructive-behaviour symptom; the other symptoms and the
@@ -231,7 +233,7 @@ def asked_about(
         if topic.subject == "symptom" and risk_domain(topic) == "self":
             continue  # thoughts of death or suicide are asked about by a risk screen only
         by_subject.setdefault(topic.subject, []).append(topic)
-    hit = clause_hits(question, by_subject) | quoted(question, topics)
+    hit = clause_hits(QUOTED.sub(" ", question), by_subject) | quoted(question, topics)
     if opening is not None and is_open(question, by_subject):
         hit.add(opening)
     if previous and not hit and not risk_asked(question):
