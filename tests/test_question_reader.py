@@ -173,3 +173,16 @@ def test_the_patients_words_quoted_back_ask_about_the_fact_they_quote_only() -> 
                   said="I'm wound up and tense all day.")  # fmt: skip
     question = 'You told me you are "tired, wound up and tense all day" - when is it worst?'
     assert asked_about(question, [wound, WEARY]) == ["S058"]
+
+
+MAJORITY = Topic(
+    "REQ-2", "requirement",
+    "depressive_episode is present for the majority of the total duration of the illness",
+)  # fmt: skip
+
+
+def test_most_days_asks_how_often_not_what_share_of_the_illness() -> None:
+    assert asked_about("Is your mood low most mornings?", [MAJORITY, LOW]) == ["NO-S024"]
+    assert asked_about("Were you down for most of the time you were ill?", [MAJORITY, LOW]) == [
+        "REQ-2"
+    ]
