@@ -173,6 +173,14 @@ def test_the_patients_words_quoted_back_ask_about_the_fact_they_quote_only() -> 
                   said="I'm wound up and tense all day.")  # fmt: skip
     question = 'You told me you are "tired, wound up and tense all day" - when is it worst?'
     assert asked_about(question, [wound, WEARY]) == ["S058"]
+    # a term in quotation marks that the patient never said is read like any other words
+    assert asked_about("Do you often feel 'tired out' by evening?", [wound, WEARY]) == ["NO-S104"]
+
+
+def test_a_screen_that_asks_about_a_symptom_too_still_asks_about_it() -> None:
+    question = "Have you been feeling tense, or had thoughts of ending your life?"
+    assert risk_asked(question) == ["self"]
+    assert asked_about(question, [TENSE]) == ["S058"]
 
 
 MAJORITY = Topic(

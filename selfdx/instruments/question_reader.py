@@ -36,14 +36,15 @@ The question is read clause by clause (split at `? . ! ;` and line breaks):
   there anything else?") asks about the complaint the patient opened with, when the caller
   passes its id (`asked_about(..., opening=...)`); a quotation of the patient's own words asks
   about the fact it quotes (`quoted`), and its words about nothing else (the clauses are read
-  without them); a turn that names nothing itself asks what the turn before it asked
+  without the quotations found in the patient's words); a turn that names nothing itself asks what the turn before it asked
   (`followed_up`: its symptoms, or their duration or impairment; else its event, impairment
   or duration);
 - **risk** is read by `risk_questions` (Columbia-scale kinds, idioms and harm suffered set
   aside): a screen asks about every risk fact of its domain, had or lacked, and a question
-  about self-harm also about a self-destructive-behaviour symptom; the other symptoms and the
-  event a screen's clause names only set its scene and are not asked. `told_about` then keeps
-  a question about acts of self-harm alone from drawing out thoughts of death.
+  about self-harm also about a self-destructive-behaviour symptom; what a screen's clause says
+  to set its scene ("when you're lying awake at night, ...") and the event it names are not
+  asked. `told_about` then keeps a question about acts of self-harm alone from drawing out
+  thoughts of death.
 
 Words are read as `words` reads them (clauses, Snowball stems, cue phrases), idioms in plain
 words first (`paraphrase`). The reader's measured quality: `selfdx/question_check`
@@ -233,7 +234,8 @@ def asked_about(
         if topic.subject == "symptom" and risk_domain(topic) == "self":
             continue  # thoughts of death or suicide are asked about by a risk screen only
         by_subject.setdefault(topic.subject, []).append(topic)
-    hit = clause_hits(QUOTED.sub(" ", question), by_subject) | quoted(question, topics)
+    said, unquoted = quotations(question, topics)
+    hit = clause_hits(unquoted, by_subject) | said
     if opening is not None and is_open(question, by_subject):
         hit.add(opening)
     if previous and not hit and not risk_asked(question):
@@ -258,6 +260,13 @@ def told_about(question: str, asked: Sequence[str], topics: Sequence[Topic]) -> 
     return [i for i in asked if i not in had]
 
 
+# The part of a risk screen that only sets its scene: a "when", "while", "whether" or "if"
+# phrase up to a comma, and "so ... that" ("so worn down by it that you'd rather not be here").
+SCENE = re.compile(
+    r"\b(?:when(?:ever)?|while|whether|if)\b[^,?;]*|\bso\b[^,?;]*?\bthat\b", re.IGNORECASE
+)
+
+
 def clause_hits(question: str, by_subject: dict[str, list[Topic]]) -> set[str]:
     """The ids the clauses of `question` ask about, risk aside (see the module)."""
     hit: set[str] = set()
@@ -280,9 +289,10 @@ def clause_hits(question: str, by_subject: dict[str, list[Topic]]) -> set[str]:
                 continue
         symptoms = by_subject.get("symptom", [])
         screen = bool(risk_domains(original))
-        # a screen's own words set the scene ("when you're lying awake at 4am, do you think
-        # of ending things?"): it asks about the risk, not the symptoms it names on the way
-        found = [] if screen else beside_specific(clause, symptoms_named(symptoms, clause))
+        if screen:  # what sets a screen's scene ("when you're lying awake at 4am, do you
+            # think of ending things?") asks about nothing of its own
+            clause = SCENE.sub(" ", clause)
+        found = beside_specific(clause, symptoms_named(symptoms, clause))
         added = [t for t in area_symptoms(clause, symptoms, found) if t not in found]
         # a symptom of the area the patient has, asked by the area's word: a lacked one of the
         # same area is not denied beside it
@@ -335,7 +345,15 @@ def quoted(question: str, topics: Sequence[Topic]) -> set[str]:
     """The topics whose patient's words the doctor quotes back ("you said 'nothing can stop
     it'"): for each quotation, the topics whose statement holds the most of its content words,
     at least `QUOTE_SHARE` of them."""
+    return quotations(question, topics)[0]
+
+
+def quotations(question: str, topics: Sequence[Topic]) -> tuple[set[str], str]:
+    """`quoted`'s topics, and the question without the quotations it found in the patient's
+    words (a term in quotation marks that the patient never said, "'driven by a motor'",
+    stays)."""
     hit: set[str] = set()
+    rest = question
     for match in QUOTED.finditer(question):
         words = content_words(match.group(1) or match.group(2))
         if not words:
@@ -344,7 +362,8 @@ def quoted(question: str, topics: Sequence[Topic]) -> set[str]:
         best = max((share for share, _ in shares), default=0.0)
         if best >= QUOTE_SHARE:
             hit |= {i for share, i in shares if share == best}
-    return hit
+            rest = rest.replace(match.group(), " ")
+    return hit, rest
 
 
 def is_open(question: str, by_subject: dict[str, list[Topic]]) -> bool:
