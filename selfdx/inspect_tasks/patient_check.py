@@ -34,8 +34,9 @@ from selfdx.solvers.interview.patient_check import ask_probe
 from selfdx.solvers.interview.solver import DEFAULT_PATIENT
 
 # 2: replies read by meaning, written probes; 3: question reader; 4: risk told as far as asked, a
-# guarded patient that tells once normalised (its probes follow)
-TASK_VERSION = "4-A"
+# guarded patient that tells once normalised (its probes follow); 5: question reader (idioms before
+# screens, a screen's scene, quotations, duration and event wording)
+TASK_VERSION = "5-A"
 WORDINGS = ("scripted", "written")
 
 
