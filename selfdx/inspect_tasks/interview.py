@@ -35,9 +35,9 @@ from selfdx.solvers.interview.solver import interview as interview_solver
 # told only as far as asked (risk_level_found), sampled profiles with added risks at every level,
 # a guarded patient that tells once normalised or asked again; 9: an over-reporting patient's
 # claims fail on specifics (claims_checked), a follow-up points to a claim as to a symptom; the
-# answer readers of the fifth probe round (differentials, revisions, criteria in words); 10: question
-# reader, second round of issue 32 (idioms before screens, a screen's scene, quotations, areas'
-# bare words, duration, event and impairment wording)
+# answer readers of the fifth probe round (differentials, revisions, criteria in words); 10:
+# question reader, second round of issue 32 (idioms before screens, a screen's scene, quotations,
+# areas' bare words, duration, event and impairment wording)
 TASK_VERSION = "10-A"
 # Each question adds two messages that every later call carries: the work grows with the square
 # of the budget, and a real interview is far shorter.

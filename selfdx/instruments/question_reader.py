@@ -36,9 +36,9 @@ The question is read clause by clause (split at `? . ! ;` and line breaks):
   there anything else?") asks about the complaint the patient opened with, when the caller
   passes its id (`asked_about(..., opening=...)`); a quotation of the patient's own words asks
   about the fact it quotes (`quoted`), and its words about nothing else (the clauses are read
-  without the quotations found in the patient's words); a turn that names nothing itself asks what the turn before it asked
-  (`followed_up`: its symptoms, or their duration or impairment; else its event, impairment
-  or duration);
+  without the quotations found in the patient's words); a turn that names nothing itself
+  asks what the turn before it asked (`followed_up`: its symptoms, or their duration or
+  impairment; else its event, impairment or duration);
 - **risk** is read by `risk_questions` (Columbia-scale kinds, idioms and harm suffered set
   aside): a screen asks about every risk fact of its domain, had or lacked, and a question
   about self-harm also about a self-destructive-behaviour symptom; what a screen's clause says
