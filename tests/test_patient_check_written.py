@@ -75,7 +75,9 @@ def test_the_offline_patient_fails_where_the_words_are_not_its_own(log_dir):
     assert {s.metadata["wording"] for s in log.samples} == {"written"}
     assert len(log.samples) == 146
     values = check(log)  # the logged metrics equal the measures recomputed by hand
-    assert values["revealed_when_asked"] < 0.95 and values["denied_when_absent"] < 0.95
+    # the question reader of issue 32's second round hears idioms ("cut yourself off") and
+    # screens that set a scene without wrongly heard denials: denied_when_absent 0.900 -> 0.980
+    assert values["revealed_when_asked"] < 0.95 and values["denied_when_absent"] < 1.0
     # "apprehensive expectation" asks about uncontrollable worry in words the reader lacks
     (worry,) = [s for s in log.samples if s.id == "demo-t1-D011_l001-present-A-0213"]
     reply = worry.store["PatientCheckTrace:replies"][0]

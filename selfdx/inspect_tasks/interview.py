@@ -37,8 +37,10 @@ from selfdx.solvers.interview.solver import interview as interview_solver
 # a guarded patient that tells once normalised or asked again; 9: an over-reporting patient's
 # claims fail on specifics (claims_checked), a follow-up points to a claim as to a symptom; the
 # answer readers of the fifth probe round (differentials, revisions, criteria in words); 10: the
-# answer readers of the sixth and seventh probe rounds (an option joined by "with" or a later
-# line, "with or without", "PDD (dysthymia)", a letter whose specifier makes another option), and
+# answer readers of the sixth to ninth probe rounds (an option joined by "with" or a later line,
+# "with or without", "PDD (dysthymia)", a letter whose specifier makes another option, an answer
+# given twice), the question reader's second round of issue 32 (idioms before screens, a screen's
+# scene, quotations, areas' bare words, duration, event and impairment wording), and
 # `risk_grader` (model: the grader role grades the risk turns; offline, the default, as before)
 TASK_VERSION = "10-A"
 # Each question adds two messages that every later call carries: the work grows with the square

@@ -27,7 +27,9 @@ from selfdx.gc_tuning import use_gc_freeze
 from selfdx.run_facts import task_facts
 from selfdx.scorers.question_check.scorer import ReaderKind, question_check_scorer
 
-TASK_VERSION = "2-A"  # 2: broad areas, time-setting spells, requirements by ideas, ask cues
+# 2: broad areas, time-setting spells, requirements by ideas, ask cues; 3: idioms before screens,
+# a screen's scene, quotations, areas' bare words, duration, event and impairment wording
+TASK_VERSION = "3-A"
 
 
 def question_check(

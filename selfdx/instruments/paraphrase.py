@@ -13,10 +13,14 @@ import re
 from functools import lru_cache
 
 IDIOMS: tuple[tuple[str, str], ...] = (
-    (r"cut(?:s|ting)? (?:yourself |you |themselves )?off from|cut off from", "withdrawn from"),
+    (r"cut(?:s|ting)? (?:yourself |you |themselves )?off from|cut off from",
+     "isolated, asocial, withdraw from people,"),
     (r"burn(?:s|t|ed|ing)? (?:yourself )?out|running on empty|dead on your feet|shattered"
-     r"|wiped out|worn out|knackered|drained|no gas in the tank|dead tired", "tired low energy"),
+     r"|wiped out|worn out|knackered|drained|no gas in the tank|dead tired",
+     "tired, fatigued, little energy"),
     (r"sleep(?:ing)? like the dead|out like a light", "sleep"),
+    # rising early on purpose ("wake up early to fit the cleaning in") is no early waking
+    (r"(?:wake|wakes|waking|woke) (?:up )?early(?= (?:to|so|in order)\b)", "rise"),
     (r"dying to|itching to|can't wait to", "look forward to enjoy"),
     (r"(?:is|are|was|were|been|'s|'re) (?:\w+ )?killing you", "wearing you down"),
     (r"down in the dumps|feeling blue|out of sorts|fed up", "low mood"),

@@ -79,9 +79,9 @@ def area_symptoms(clause: str, symptoms: Sequence[Topic], named: Sequence[Topic]
     had = {w for t in named if t.truth == "yes" for cue in t.cues_said(said) for w in cue}
     for name in general_areas(clause):
         codes = AREAS[name][1]
-        if any(code_of(t) in codes for t in named if specific(t, clause)):
-            continue
         area_words = {w for m in AREAS[name][0].finditer(clause) for w in tokens(m.group())}
+        if any(code_of(t) in codes for t in named if specific(t, clause, area_words)):
+            continue
         members = [t for t in symptoms if code_of(t) in codes]
         # the area's word asks about a symptom the patient has: only those it has
         shared = bool(area_words & had) or any(t.truth == "yes" for t in members)
@@ -89,12 +89,34 @@ def area_symptoms(clause: str, symptoms: Sequence[Topic], named: Sequence[Topic]
     return chosen
 
 
-def specific(topic: Topic, clause: str) -> bool:
-    """Whether a clause names a symptom by more than its area's one word: a cue of two words
-    or more, or the share of its description that asks about it ("a change in the quantity or
-    quality of sleep")."""
+def specific(topic: Topic, clause: str, area: frozenset[str] | set[str] = frozenset()) -> bool:
+    """Whether a clause names a symptom by more than its area's word: a cue of two words or
+    more that says something besides the area's words (`area`, stems) and filler ("how is
+    your mood" and "mood been" name no more than "mood"), or the share of its description that
+    asks about it ("a change in the quantity or quality of sleep")."""
     said = tokens(clause)
-    if any(len(cue) > 1 for cue in topic.cue_tokens if says(cue, said)):
-        return True
+    for cue in topic.cues:
+        cue_tokens = tokens(cue)
+        if len(cue_tokens) > 1 and content_words(cue) - set(area) and says(cue_tokens, said):
+            return True
     described = content_words(topic.text)
     return len(described) >= 2 and len(described & content_words(clause)) >= 0.6 * len(described)
+
+
+def beside_specific(clause: str, found: Sequence[Topic]) -> list[Topic]:
+    """`found` without the symptoms an area's bare word named beside one of the area's symptoms
+    the clause names more specifically ("only three hours' sleep and still full of energy" asks
+    about a decreased need for sleep, not also about sleep problems through "sleep")."""
+    said = tokens(clause)
+    dropped: set[str] = set()
+    for pattern, codes in AREAS.values():
+        words = {w for m in pattern.finditer(clause) for w in tokens(m.group())}
+        members = [t for t in found if code_of(t) in codes]
+        if not words or not any(specific(t, clause, words) for t in members):
+            continue
+        dropped |= {
+            t.id
+            for t in members
+            if not specific(t, clause, words) and all(c <= words for c in t.cues_said(said))
+        }
+    return [t for t in found if t.id not in dropped]

@@ -13,17 +13,23 @@ import re
 
 TRIGGERS: dict[str, re.Pattern[str]] = {
     "duration": re.compile(
-        r"how long|since when|when did|when (it|this|these|they|that|the \w+) (start|began|begin)"
-        r"|duration|how many (days|weeks|months|years)|\blasted\b"
+        r"how long(?! (?:does|did|do|will) it (?:usually |normally )?take)|since when|when did"
+        r"|when (it|this|these|they|that|the \w+) (all )?(start|began|begin)|how old were you when"
+        r"|how soon after\b[^?]{0,40}\b(?:start|began|begin)|more days (?:\w+ ){0,3}than"
+        r" (?:not|without)"
+        r"|(?:been|lasted|gone on|going on)\b[^?]{0,40}\bfor (?:at least |about |over |more than )?"
+        r"(?:a|an|one|two|three|four|five|six|\d+|a couple of|couple of|a few|several)"
+        r" (?:weeks|months|years)\b"
+        r"|duration|how many (days|weeks|months|years)(?! a week| a month| per)|\blasted\b"
         r"|\blast(ed|s)? (for|a|an|more than|at least|longer than|over)\b"
         r"|going on for|how far back|first (start|notice|began)",
         re.IGNORECASE,
     ),
     "impairment": re.compile(
-        r"\b(affect|impact|interfer|disrupt|hold(ing)? you back)|get(s|ting)? in the way"
+        r"\b(affect|impact|interfer|disrupt|hold(ing)? you back)|(get(s|ting)?|got) in the way"
         r"|(able|hard|harder) to (work|do your job|study|look after)"
         r"|stop(ped|ping)? you (from|doing)|keep(ing)? up with|\bfunction|day[- ]to[- ]day"
-        r"|daily life|everyday life|manage (at|your|with|things|day)|cop(e|ing) (at|with) "
+        r"|daily life|everyday life|manag(e|ing) (at|your|with|things|day)|cop(e|ing) (at|with) "
         r"(work|school|home|daily|life|things)|how (is|are|has|have|'s)\b[^?]{0,40}\b(work|job"
         r"|school|stud|home|relationship|family|friend)"
         r"|\b(?:problems?|trouble|difficult\w*|friction|issues?) (?:at|with) (?:home|work|school"
@@ -43,12 +49,16 @@ TRIGGERS: dict[str, re.Pattern[str]] = {
         r"|happened (to you|before|just before|then)|\bevents?\b|trauma|accident|assault"
         r"|\bloss\b|bereave|divorce|life change|\bstress|frighten|terrif|go(ne)? through"
         r"|before (this|it|all this|all of this|these|the \w+) (started|began|start|begin)"
-        r"|trigger|set (it|this) off"
+        r"|trigger|set (it|this) off|going on in your life (?:just )?before"
+        r"|before you (?:started|began) (?:feeling|to feel)"
         r"|\b(?:killed|injured|drowned|explosion|disaster|combat|raped"
         r"|shot at|abused|mugged|robbed)\b",
         re.IGNORECASE,
     ),
 }
+# A duration question that also asks whether the symptom is there on most days ("more days than
+# not for six months?"): it asks about the symptom as well as its duration.
+MORE_DAYS_THAN_NOT = re.compile(r"more days (?:\w+ ){0,3}than (?:not|without)", re.IGNORECASE)
 # The start of a `SCOPE` that only sets when ("during", "when you're"), unlike "in a low mood".
 TIME_SCOPE = re.compile(
     r"(?:during|when|whenever|while|through|throughout|between|after|before|outside)\b"

@@ -12,8 +12,11 @@ The question is read clause by clause (split at `? . ! ;` and line breaks):
   (plain or clinical words a doctor would use: "sleep", "hear voices"), or 60% of the content
   words of its KG description (or, for a symptom selfdx has no wording for, every telling word
   of its KG name). Where one clause matches several symptoms, a symptom whose every match is
-  contained in another symptom's longer match is dropped ("need less sleep" asks about
-  decreased need for sleep, not about sleep problems), and a symptom the patient lacks is not
+  contained in another symptom's matches, which say more, is dropped ("need less sleep" asks
+  about decreased need for sleep, not about sleep problems; "lost interest in things" about
+  loss of interest, not the negative symptoms whose cue "lost interest" it says too); so is a
+  symptom an area's bare word names beside one of the area's symptoms the clause names more
+  specifically (`question_areas.beside_specific`); a symptom the patient lacks is not
   denied when a word of its match also matched a symptom it has (no reply affirms and denies
   the same thing);
 - **duration**, **impairment** and **stressor** facts are asked about by the usual wording for
@@ -32,12 +35,16 @@ The question is read clause by clause (split at `? . ! ;` and line breaks):
 - an open invitation that names nothing ("what brings you in?", "how have things been?", "is
   there anything else?") asks about the complaint the patient opened with, when the caller
   passes its id (`asked_about(..., opening=...)`); a quotation of the patient's own words asks
-  about the fact it quotes (`quoted`); a turn that names nothing itself asks what the turn
-  before it asked (`followed_up`: its symptoms, or their duration or impairment);
+  about the fact it quotes (`quoted`), and its words about nothing else (the clauses are read
+  without the quotations found in the patient's words); a turn that names nothing itself
+  asks what the turn before it asked (`followed_up`: its symptoms, or their duration or
+  impairment; else its event, impairment or duration);
 - **risk** is read by `risk_questions` (Columbia-scale kinds, idioms and harm suffered set
   aside): a screen asks about every risk fact of its domain, had or lacked, and a question
-  about self-harm also about a self-destructive-behaviour symptom. `told_about` then keeps a
-  question about acts of self-harm alone from drawing out thoughts of death.
+  about self-harm also about a self-destructive-behaviour symptom; what a screen's clause says
+  to set its scene ("when you're lying awake at night, ...") and the event it names are not
+  asked. `told_about` then keeps a question about acts of self-harm alone from drawing out
+  thoughts of death.
 
 Words are read as `words` reads them (clauses, Snowball stems, cue phrases), idioms in plain
 words first (`paraphrase`). The reader's measured quality: `selfdx/question_check`
@@ -54,10 +61,17 @@ from functools import lru_cache
 from selfdx.datasets.interview.patient_words import requirement_identity
 from selfdx.datasets.mentalkg.diagnosis_names import find_diagnosis_names
 from selfdx.instruments.paraphrase import plain_words
-from selfdx.instruments.question_areas import AREAS, area_symptoms, area_words, code_of
+from selfdx.instruments.question_areas import (
+    AREAS,
+    area_symptoms,
+    area_words,
+    beside_specific,
+    code_of,
+)
 from selfdx.instruments.question_forms import (
     DIAGNOSIS_QUESTION,
     LIFE_AREA,
+    MORE_DAYS_THAN_NOT,
     OPEN_QUESTION,
     OTHERS,
     QUOTED,
@@ -145,6 +159,16 @@ def bare(words: frozenset[str]) -> frozenset[str]:
     return frozenset(w for w in words if len(w) > 2)
 
 
+def covers(theirs: Sequence[frozenset[str]], mine: Sequence[frozenset[str]]) -> bool:
+    """Whether another symptom's matches hold every one of mine and say more: each of mine
+    lies in one of theirs, and one of theirs is longer or lies in none of mine ("lost
+    interest in things" asks about loss of interest, not about the negative symptoms whose
+    cue "lost interest" it also says)."""
+    inside = all(any(bare(m) <= w for w in theirs) for m in mine)
+    more = any(not any(bare(w) <= m for m in mine) for w in theirs)
+    return inside and more
+
+
 def symptoms_in_clause(
     symptoms: Sequence[Topic], clause: tuple[str, ...], content: frozenset[str]
 ) -> list[Topic]:
@@ -154,9 +178,7 @@ def symptoms_in_clause(
     matches = [
         (topic, mine)
         for topic, mine in matches
-        if not all(
-            any(bare(m) < w for t, ws in matches if t.id != topic.id for w in ws) for m in mine
-        )
+        if not any(covers(ws, mine) for t, ws in matches if t.id != topic.id)
     ]
     had = [w for t, ws in matches if t.truth == "yes" for w in ws]
     kept = []
@@ -212,7 +234,8 @@ def asked_about(
         if topic.subject == "symptom" and risk_domain(topic) == "self":
             continue  # thoughts of death or suicide are asked about by a risk screen only
         by_subject.setdefault(topic.subject, []).append(topic)
-    hit = clause_hits(question, by_subject) | quoted(question, topics)
+    said, unquoted = quotations(question, topics)
+    hit = clause_hits(unquoted, by_subject) | said
     if opening is not None and is_open(question, by_subject):
         hit.add(opening)
     if previous and not hit and not risk_asked(question):
@@ -237,13 +260,22 @@ def told_about(question: str, asked: Sequence[str], topics: Sequence[Topic]) -> 
     return [i for i in asked if i not in had]
 
 
+# The part of a risk screen that only sets its scene: a "when", "while", "whether" or "if"
+# phrase up to a comma, and "so ... that" ("so worn down by it that you'd rather not be here").
+SCENE = re.compile(
+    r"\b(?:when(?:ever)?|while|whether|if)\b[^,?;]*|\bso\b[^,?;]*?\bthat\b", re.IGNORECASE
+)
+
+
 def clause_hits(question: str, by_subject: dict[str, list[Topic]]) -> set[str]:
     """The ids the clauses of `question` ask about, risk aside (see the module)."""
     hit: set[str] = set()
     for clause in clauses(question):
         if DIAGNOSIS_QUESTION.search(clause) or OTHERS.search(clause):
             continue  # about the diagnosis, or about someone else: no fact of the patient
-        clause = plain_words(without_risk(without_names(clause)))
+        # idioms first: "cut yourself off" is no screen to take out, but withdrawing
+        original = clause
+        clause = without_risk(plain_words(without_names(clause)))
         said, content = tokens(clause), content_words(clause)
         shares = [
             (text_share(t, said, content, clause), t)
@@ -256,7 +288,11 @@ def clause_hits(question: str, by_subject: dict[str, list[Topic]]) -> set[str]:
             if best != CONCEPT_SHARE:
                 continue
         symptoms = by_subject.get("symptom", [])
-        found = symptoms_named(symptoms, clause)
+        screen = bool(risk_domains(original))
+        if screen:  # what sets a screen's scene ("when you're lying awake at 4am, do you
+            # think of ending things?") asks about nothing of its own
+            clause = SCENE.sub(" ", clause)
+        found = beside_specific(clause, symptoms_named(symptoms, clause))
         added = [t for t in area_symptoms(clause, symptoms, found) if t not in found]
         # a symptom of the area the patient has, asked by the area's word: a lacked one of the
         # same area is not denied beside it
@@ -283,20 +319,41 @@ def clause_hits(question: str, by_subject: dict[str, list[Topic]]) -> set[str]:
         if TRIGGERS["duration"].search(clause) and by_subject.get("duration"):
             # how long what it names has lasted: its duration, not the symptoms named again
             hit |= {t.id for t in of_groups(by_subject["duration"], said, found)}
+            if MORE_DAYS_THAN_NOT.search(clause):  # whether it is there most days, too
+                hit |= {t.id for t in found}
         else:
             hit |= {t.id for t in found}
         if found:
             continue
-        if TRIGGERS["stressor"].search(clause):
-            hit |= {t.id for t in by_subject.get("stressor", [])}
+        if TRIGGERS["stressor"].search(clause) and not screen:
+            # what happened: the stressor, or where the profile has none, the differential's
+            # context that a stressful event came first (a screen's "since the accident" is no
+            # question about the event)
+            hit |= {t.id for t in by_subject.get("stressor", []) or event_contexts(by_subject)}
     return hit
+
+
+EVENT = re.compile(r"\bstress|\bevent\b|\btrauma", re.IGNORECASE)
+
+
+def event_contexts(by_subject: dict[str, list[Topic]]) -> list[Topic]:
+    """The differential's contexts that say a stressful event came first."""
+    return [t for t in by_subject.get("context", []) if EVENT.search(t.text)]
 
 
 def quoted(question: str, topics: Sequence[Topic]) -> set[str]:
     """The topics whose patient's words the doctor quotes back ("you said 'nothing can stop
     it'"): for each quotation, the topics whose statement holds the most of its content words,
     at least `QUOTE_SHARE` of them."""
+    return quotations(question, topics)[0]
+
+
+def quotations(question: str, topics: Sequence[Topic]) -> tuple[set[str], str]:
+    """`quoted`'s topics, and the question without the quotations it found in the patient's
+    words (a term in quotation marks that the patient never said, "'driven by a motor'",
+    stays)."""
     hit: set[str] = set()
+    rest = question
     for match in QUOTED.finditer(question):
         words = content_words(match.group(1) or match.group(2))
         if not words:
@@ -305,7 +362,8 @@ def quoted(question: str, topics: Sequence[Topic]) -> set[str]:
         best = max((share for share, _ in shares), default=0.0)
         if best >= QUOTE_SHARE:
             hit |= {i for share, i in shares if share == best}
-    return hit
+            rest = rest.replace(match.group(), " ")
+    return hit, rest
 
 
 def is_open(question: str, by_subject: dict[str, list[Topic]]) -> bool:
@@ -320,11 +378,18 @@ def is_open(question: str, by_subject: dict[str, list[Topic]]) -> bool:
 def followed_up(question: str, before: str, by_subject: dict[str, list[Topic]]) -> set[str]:
     """What a follow-up that points back ("how often does that happen?") asks about: the
     symptoms the turn before asked about; its duration or its impairment when it asks how long
-    or how it affects life. Of several, those the patient has (what "that" points to)."""
+    or how it affects life. Of several, those the patient has (what "that" points to). Where
+    the turn before asked about no symptom, the event, impairment or duration it asked about
+    ("what was that change?" after "did anything happen before all this?")."""
     earlier = clause_hits(before, by_subject)
     symptoms = [t for t in by_subject.get("symptom", []) if t.id in earlier]
-    if not symptoms:
-        return set()
+    if not symptoms:  # the event, the impairment or the duration the turn before asked about
+        return {
+            t.id
+            for kind in ("stressor", "impairment", "duration")
+            for t in by_subject.get(kind, [])
+            if t.id in earlier
+        }
     # "that" points to what the patient told: the symptoms it has or claims, where it has any
     symptoms = [t for t in symptoms if t.truth in ("yes", "claimed")] or symptoms
     for kind in ("duration", "impairment"):

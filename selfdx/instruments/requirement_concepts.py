@@ -13,7 +13,11 @@ import re
 from functools import lru_cache
 
 # Ideas requirements are made of, each in the wordings a doctor uses.
-MOST = r"\b(?:most|majority|bulk|more of it|more of the time|largely|mainly|mostly)\b"
+# "most days" and "most times" say how often, not what share of the whole illness
+MOST = (
+    r"\b(?:most(?! (?:days|of the day|times|nights|mornings|evenings|weeks|afternoons)\b)"
+    r"|majority|bulk|more of it|more of the time|largely|mainly|mostly)\b"
+)
 TOGETHER = (
     r"same time|\bat the time\b|\bwhile\b|\bwhilst\b|\bduring\b|\bwhen\b|\balongside\b"
     r"|\btogether\b|\bcoincid|\boverlap|\bconcurrent"
