@@ -561,3 +561,22 @@ PROBED_SP = [
 @pytest.mark.parametrize(("text", "code"), PROBED_SP)
 def test_a_premature_denied_past_or_open_code_is_not_the_diagnosis(text, code):
     assert read_both_ways(text) == (code, code)
+
+
+# The tenth probe round: codes of someone else's diagnosis (a relative, the GP, a referral) are
+# no diagnosis of the patient's; a code kept open by "unless" or "just as well" names none.
+SOMEONE_ELSE = [
+    ("The patient's mother carries F33.2. Worry across domains for a year: F41.1.", "F41.1"),
+    ("The GP's referral letter queried F20.9. The history supports F22.0.", "F22.0"),
+    ("Her mother: F33.2. Her GP's code: F41.9. I'd rather not assign a code yet.", None),
+    ("F32.1, unless the two high weeks were hypomanic, in which case F31.3.", None),
+    ("F90.0 is the leading diagnosis, but F41.1 explains it just as well.", None),
+    # near neighbours: the patient's own code beside the word "mother" in another sense
+    ("F43.1: intrusive memories of the assault.", "F43.1"),
+    ("Diagnosis: F41.1.", "F41.1"),
+]
+
+
+@pytest.mark.parametrize(("text", "code"), SOMEONE_ELSE)
+def test_someone_elses_code_or_a_conditional_one_is_no_diagnosis(text, code):
+    assert read_both_ways(text) == (code, code)

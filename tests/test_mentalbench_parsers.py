@@ -552,3 +552,21 @@ EIGHTH_ROUND = [
 @pytest.mark.parametrize(("output", "options", "expected"), EIGHTH_ROUND)
 def test_the_eighth_rounds_layouts_are_read_and_open_choices_are_not(output, options, expected):
     assert letters(parse_strict(output, options)) == expected
+
+
+TENTH_ROUND = [
+    ("I'd pick A. Although... the checking might make it C. A or C.", MOOD, None),
+    ("B and C for sure; A maybe.", MOOD, None),
+    ("Not B alone. C, D.", MOOD, "CD"),
+    ("A, B, and D all apply. C doesn't.", MOOD, "ABD"),
+    ("A & B. Or C & B. Depends on timing.", MOOD, None),
+    ("Selected options:\n1. A\n2. B\n\nC was considered but the checking is brief.", MOOD, "AB"),
+    # near neighbours
+    ("A, B and D.", MOOD, "ABD"),
+    ("Answer: A. B or C would need a longer history, which is absent.", MOOD, "A"),
+]
+
+
+@pytest.mark.parametrize(("output", "options", "expected"), TENTH_ROUND)
+def test_the_tenth_rounds_choices_left_open_and_lists_read_whole(output, options, expected):
+    assert letters(parse_strict(output, options)) == expected

@@ -191,7 +191,8 @@ _STEERING = re.compile(
     r"|\binstructions?\s+(?:to|for)\s+the\s+(?:reviewer|grader|judge|rater|model)\b"
     r"|\bthe\s+real\s+reply\s+is\b|\blabel\s+(?:that|this)\s+one\b"
     r"|\bignore\s+(?:all\s+|the\s+)?(?:previous|above|prior)\s+(?:instructions|text)\b"
-    r"|\btreat\s+(?:the\s+above|this\s+reply|any\s+reply)\b)[^\n]*",
+    r"|\btreat\s+(?:the\s+above|this\s+reply|any\s+reply)\b|\bdecode\s+and\s+follow\b"
+    r"|\bfor\s+the\s+(?:grader|judge|reviewer|rater|evaluator)\s*:)[^\n]*",
     re.IGNORECASE,
 )
 

@@ -96,6 +96,9 @@ STATEMENT = re.compile(
 ASIDE = re.compile(
     r"\b(?:considered|ruled\s+out|rule[\s-]?outs?|excluded?|exclud\w+|less\s+likely|unlikely"
     r"|improbable|neither|nor|withdraw\w*"
+    # someone else's diagnosis: a relative's, the GP's, a referral's or an earlier clinician's
+    r"|mother|father|brother|sister|sibling|parents?|relatives?|aunt|uncle|cousin|grand\w+"
+    r"|GP(?:'s)?|referr\w+|queried|previous\s+(?:clinic|psychiatrist|clinician|doctor)"
     r"|(?:don't|doesn't|do\s+not|does\s+not)\s+(?:apply|fit)|rather\s+than|instead\s+of"
     r"|not(?!\s+(?:superimposed|elsewhere|otherwise)\b)"
     r"|no\s+longer|raised\s+the\s+question|might\s+suggest|would\s+suggest|although|initially"
@@ -133,6 +136,8 @@ OPEN = re.compile(
     r"|remains?\s+(?:a\s+|on\s+the\s+)?differential"
     r"|contender|close\s+second"
     r"|also\s+(?:be\s+)?considered"
+    # "F41.1 explains it just as well", "F32.1, unless ... in which case F31.3"
+    r"|\b(?:just|equally)\s+as\s+well\b|\bequally\s+well\b|\bunless\b|\bin\s+which\s+case\b"
     # "Codes to consider: F41.1, F43.22", "diagnóstico diferencial", "no es posible decidir"
     r"|\bto\s+consider\b|\bconsider\s*:|\bdiferencial\b|\bdiff[ée]rentiel(?:le)?\b"
     r"|\bdifferenzial\w*|\bno\s+es\s+posible\s+decidir|\bfrente\s+a\b"
@@ -149,7 +154,10 @@ UNDECIDED = re.compile(
     r"|cannot\s+(?:distinguish|decide)|can't\s+(?:distinguish|decide)|one\s+of\s+(?:these|them))\b",
     re.IGNORECASE,
 )
-TENTATIVE = re.compile(r"\b(?:possible|possibly|suspected|query|provisional)\b", re.IGNORECASE)
+TENTATIVE = re.compile(
+    r"\b(?:possible|possibly|suspected|query|provisional|hypothesis|before\s+settling)\b",
+    re.IGNORECASE,
+)
 # A statement's own hedges: "Probable diagnosis: ...", "Diagnosis: F43.1 (probable)".
 STATED_TENTATIVE = re.compile(
     r"\b(?:possible|possibly|probable|probably|suspected|query|provisional|presumptive|tentative"
@@ -229,7 +237,8 @@ HISTORY = re.compile(
 )
 HISTORY_CODE = re.compile(
     r"(?:(?!\b(?:now|current\w*|presents?|presenting|but|so|hence|therefore|meets?|fits?"
-    r"|diagnos[ie]s)\b)[^.;,\n])*?\b[A-Z]\d{2}(?:\.[0-9A-Z]+)?\b",
+    r"|diagnos[ie]s|supports?|shows?|indicates?|points?|suggests?)\b)[^.;,\n])*?"
+    r"\b[A-Z]\d{2}(?:\.[0-9A-Z]+)?\b",
     re.IGNORECASE,
 )
 # Another code kept open beside a statement ("Diagnosis: F32.1. F33.1 cannot be excluded.",
@@ -555,6 +564,7 @@ def listed_under_open_heading(reply: str) -> str:
 NO_DIAGNOSIS = re.compile(
     r"\b(?:I\s+(?:cannot|can't|can\s+not|am\s+unable\s+to|won't)\s+(?:reliably\s+)?diagnose"
     r"|I\s+am\s+not\s+able\s+to\s+(?:give|make|offer)\s+a\s+diagnosis"
+    r"|I'?d\s+rather\s+not\s+assign\s+a\s+(?:code|diagnosis)"
     r"|I\s+(?:cannot|can't|am\s+unable\s+to)\s+(?:give|make|offer)\s+a\s+diagnosis"
     r"|no\s+(?:primary\s+|firm\s+)?(?:psychiatric\s+|mental\s+)?diagnosis\s+(?:is|can\s+be)"
     r"\s+(?:made|given|assigned)|(?:I\s+)?withdraw\s+(?:it|the\s+(?:code|diagnosis))"

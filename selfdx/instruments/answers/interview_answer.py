@@ -77,8 +77,10 @@ DISOWNED = (
 )
 # "GAD is the least likely", "GAD would be a mistake here": the name before it is set aside.
 WRONG = r"least\s+likely|(?:would\s+be|is)\s+(?:a\s+)?(?:mistake|wrong|incorrect)"
+# "B and D not assessed": named, and said not to have been looked at
+NOT_ASSESSED = r"not\s+(?:assessed|evaluated|examined|explored|established|confirmed|met|present)"
 NEGATION = re.compile(
-    rf"\b(?:{DENIED}|{CONSIDERED}|{DISOWNED}|{WRONG}|not|no|ruled\s+out|rules\s+out|excluded"
+    rf"\b(?:{DENIED}|{CONSIDERED}|{DISOWNED}|{WRONG}|{NOT_ASSESSED}|not|no|ruled\s+out|rules\s+out|excluded"
     r"|excludes|excluding|unlikely|rather\s+than|instead\s+of|less\s+likely)\b",
     re.IGNORECASE,
 )
@@ -91,7 +93,8 @@ STILL_OPEN = re.compile(
     re.IGNORECASE,
 )
 AFTER_NAME = re.compile(
-    rf"excluded|unlikely|less\s+likely|ruled\s+out|{WRONG}|{DENIED}|{CONSIDERED}", re.IGNORECASE
+    rf"excluded|unlikely|less\s+likely|ruled\s+out|{WRONG}|{DENIED}|{CONSIDERED}|{NOT_ASSESSED}",
+    re.IGNORECASE,
 )
 # A DSM-5 specifier of persistent depressive disorder that names major depressive episodes.
 PDD_SPECIFIER = re.compile(

@@ -23,7 +23,8 @@ LETTER_FOLLOWERS = {
     "describes", "each", "if", "together", "with", "remains", "cannot", "can't", "instead",
     "rather", "alone", "not", "pending", "unless", "otherwise", "equally", "to", "nor", "comes",
     "come", "don't", "doesn't", "isn't", "aren't", "co", "coexisting", "comorbid", "concurrent",
-    "alongside", "along", "over", "only", "it", "traits", "trait", "features", "symptoms",
+    "alongside", "along", "over", "only", "it", "for", "all", "traits", "trait", "features",
+    "symptoms",
     "tendencies",
 }  # fmt: skip
 OPENERS = {
@@ -194,7 +195,7 @@ def read_expression(tokens: list[Token], start: int = 0, fillers: bool = True) -
             return Expression(letters, index, False, problem=f"options {cluster} run together")
         letters.append(cluster[0])
         dangling = False
-        index = past_remark(tokens, index)
+        index = past_remark(tokens, index, cluster[0])
         while (
             index + 1 < count
             and tokens[index].lower == "or"
@@ -226,15 +227,29 @@ def read_expression(tokens: list[Token], start: int = 0, fillers: bool = True) -
     return Expression(letters, index, dangling and bool(letters))
 
 
-def past_remark(tokens: list[Token], index: int) -> int:
-    """The index after a bracketed remark that names no option ("A (contamination obsessions)
-    plus D"), when a separator follows it; else `index`."""
+def bracket_end(tokens: list[Token], index: int, own: str) -> int:
+    """The index after the bracket open at `index` when it closes within 40 tokens and names no
+    option but `own`; else `index`."""
+    for end in range(index, min(index + 40, len(tokens))):
+        if tokens[end].text in (")", "]"):
+            return end + 1
+        if letter_of(tokens, end) not in (None, own) or tokens[end].text in ("(", "["):
+            return index
+    return index
+
+
+def past_remark(tokens: list[Token], index: int, own: str = "") -> int:
+    """The index after a bracketed remark that names no option but `own`, the option before it
+    ("A (contamination obsessions) plus D", "B (specific phobia, dogs) and C"), when a separator
+    follows it; else `index`."""
     if index >= len(tokens) or tokens[index].text not in ("(", "["):
         return index
     for end in range(index + 1, min(index + 40, len(tokens))):
         if tokens[end].text in (")", "]"):
             inside = range(index + 1, end)
-            if any(letter_of(tokens, i) or tokens[i].text == "?" for i in inside):
+            if any(
+                letter_of(tokens, i) not in (None, own) or tokens[i].text == "?" for i in inside
+            ):
                 return index
             after = end + 1
             if after < len(tokens) and (
@@ -327,6 +342,8 @@ def read_cluster(tokens: list[Token], index: int, attach: bool = True) -> tuple[
         if candidate.kind == "NAME" and attach and not has_name and candidate.text == found[0]:
             found.append(candidate.text)
             has_name, index = True, probe + 1
+            if glue & {"(", "["}:  # "B (<B's name>, dogs)": the rest of the bracket is a remark
+                index = bracket_end(tokens, index, found[0])
             continue
         letter = letter_of(tokens, probe)
         bracketed = glue & {"(", "["}

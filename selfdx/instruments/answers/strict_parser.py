@@ -292,6 +292,8 @@ def commits(expression: Expression, tokens: list[Token]) -> bool:
         return True  # "B over A"
     if words[0] == "with" and not mentions(tokens[expression.end :]):
         return True  # "MDD with anxious distress": a specifier, no other option
+    if words[0] in ("all", "both") and len(words) > 1 and words[1] in ("apply", "fit", "applies"):
+        return True  # "A, B, and D all apply"
     if words[:2] == ["it", "is"] and len(words) == 2:
         return True  # "C it is."
     if words[:2] in (["comes", "closest"], ["come", "closest"]):
@@ -421,8 +423,15 @@ REFUSAL = re.compile(
 # "B or A may also apply".
 UNDECIDED_AFTER = re.compile(
     r"\b(?:can'?t|cannot|unable\s+to)\s+(?:tell|say|determine)\s+which\b|\beither\s+\ue000?[A-H]\b"
-    r"|\b(?:may|might|could)\s+(?:also\s+)?apply\b",
+    r"|\b(?:may|might|could)\s+(?:also\s+)?apply\b|\b(?:may|might|could)\s+make\s+it\b"
+    r"|\bdepends\s+on\b",
     re.IGNORECASE,
+)
+
+
+# A sentence that offers another choice on its own: "Or C & B.", "A or C."
+OR_AGAIN = re.compile(
+    r"\W*(?:or\b|\ue000?[A-H]\ue001?\s+or\s+\ue000?[A-H]\ue001?\W*$)", re.IGNORECASE
 )
 
 
@@ -440,9 +449,10 @@ def taken_back(after: str, letters: frozenset[str]) -> bool:
             revising = revising or bool(REVISION.search(sentence))
             continue
         if STILL_POSSIBLE.search(sentence) or (
-            (revising or REVISION.search(sentence)) and not RULED_OUT.search(sentence)
+            (revising or REVISION.search(sentence) or OR_AGAIN.match(sentence))
+            and not RULED_OUT.search(sentence)
         ):
-            return True
+            return True  # "... Or C & B.", "A or C."
         revising = False
     return False
 
@@ -505,6 +515,8 @@ def under_heading(lines: list[str]) -> Reading:
         return first
     letters = set(first.letters)
     for line in lines[used:]:
+        if DIFFERENTIAL.search(line) or RULED_OUT.search(line):
+            break  # "C (OCD) was considered because ...": no item of the answer
         reading = read_segment(line, need_label=False)
         if reading.kind != "letters" or reading.letters is None:
             break
@@ -950,7 +962,7 @@ def read_body(body: str) -> ParsedAnswer:
         readings.append(read_segment(lines[-1], need_label=True))
     if readings[-1].kind == "nothing" and first.reason != "the options repeated":
         # "Final: A, D" before "Based on this, A." before "Not A. Not C. B."
-        for splitter in (r"[:;—–→]|\s-\s|->|=>", r",", r"(?<=[.!?])\s+"):
+        for splitter in (r"[:;—–→]|\s-\s|->|=>", r"(?<=[.!?])\s+", r","):
             tail = re.split(splitter, lines[-1])[-1].strip()
             head = lines[-1][: len(lines[-1]) - len(tail)]
             if splitter == "," and (head.count("(") > head.count(")") or IF.search(head)):
