@@ -571,7 +571,9 @@ SOMEONE_ELSE = [
     ("Her mother: F33.2. Her GP's code: F41.9. I'd rather not assign a code yet.", None),
     ("F32.1, unless the two high weeks were hypomanic, in which case F31.3.", None),
     ("F90.0 is the leading diagnosis, but F41.1 explains it just as well.", None),
-    # near neighbours: the patient's own code beside the word "mother" in another sense
+    # near neighbours: the patient's own code beside a relative or the GP named otherwise
+    ("Adjustment disorder (F43.2) following her mother's death.", "F43.2"),
+    ("F32.1, referred by her GP.", "F32.1"),
     ("F43.1: intrusive memories of the assault.", "F43.1"),
     ("Diagnosis: F41.1.", "F41.1"),
 ]

@@ -97,8 +97,12 @@ ASIDE = re.compile(
     r"\b(?:considered|ruled\s+out|rule[\s-]?outs?|excluded?|exclud\w+|less\s+likely|unlikely"
     r"|improbable|neither|nor|withdraw\w*"
     # someone else's diagnosis: a relative's, the GP's, a referral's or an earlier clinician's
-    r"|mother|father|brother|sister|sibling|parents?|relatives?|aunt|uncle|cousin|grand\w+"
-    r"|GP(?:'s)?|referr\w+|queried|previous\s+(?:clinic|psychiatrist|clinician|doctor)"
+    # ("his mother carries F33.2", "her GP's code: F41.9"; not "after her mother's death")
+    r"|(?:mother|father|brother|sister|sibling|parents?|relatives?|aunt|uncle|cousin|grand\w+"
+    r"|GP|(?:previous|earlier|prior)\s+(?:clinic|psychiatrist|clinician|doctor|admissions?|team))"
+    r"(?:'s)?(?:\s*[:：]|\s+(?:\w+\s+)?(?:has|had|carries|carried|diagnosis|diagnosed|codes?"
+    r"|coded|queried|recorded|letter|told|said))"
+    r"|queried"
     r"|(?:don't|doesn't|do\s+not|does\s+not)\s+(?:apply|fit)|rather\s+than|instead\s+of"
     r"|not(?!\s+(?:superimposed|elsewhere|otherwise)\b)"
     r"|no\s+longer|raised\s+the\s+question|might\s+suggest|would\s+suggest|although|initially"
@@ -258,6 +262,12 @@ ASIDE_KEY = re.compile(
 )
 
 
+# Whose diagnosis a statement gives, when it is not the patient's.
+SOMEONE_ELSE = re.compile(
+    r"\b(?:mother|father|brother|sister|sibling|parents?|relatives?|aunt|uncle|cousin|grand\w+"
+    r"|GP|previous\s+(?:clinic|psychiatrist|clinician|doctor))\b",
+    re.IGNORECASE,
+)
 # A statement that is meant to be replaced by a later one: "Working diagnosis: ...".
 TENTATIVE_LEAD = re.compile(r"\b(?:working|provisional|initial|preliminary)\b", re.IGNORECASE)
 
@@ -273,6 +283,8 @@ def stated_code(reply: str) -> str | None:
             continue
         start = reply.rfind("\n", 0, match.start()) + 1
         lead = reply[start : match.start()]
+        if SOMEONE_ELSE.search(re.split(r"[.;]", lead)[-1]):
+            continue  # "The patient's mother carries a diagnosis of F33.2"
         line, _, following = reply[match.end() :].partition("\n")
         if match.group(0).lower().strip(" *_").startswith(("selected", "chosen", "primary diag")):
             line = lead + line  # the marked line of a differential
