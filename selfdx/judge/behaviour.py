@@ -146,7 +146,6 @@ _INITIALS_KEY = re.compile(
     r"(?<![A-Za-z])[A-Z]{1,4}(?:_[A-Z]{1,4})?[ \t]*[:=|][ \t]*"
     r"(?i:committed|differential|generic[\s_-]?only)(?![A-Za-z])"
 )
-_KEY_WORDS = [word for pair in _PAIRS for word in pair]
 # A key in capitals joined the judge's way in any language, with one of the judge's values after
 # it: "RESPUESTA_PRINCIPAL: comprometida (committed)", "RÉPONSE_PRINCIPALE : committed".
 _FOREIGN_KEY = re.compile(
