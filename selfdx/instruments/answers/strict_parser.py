@@ -24,17 +24,19 @@ from typing import Literal, NamedTuple
 from selfdx.datasets.mentalbench.schema import LETTERS
 from selfdx.instruments.answers.layouts import with_layout_answers
 from selfdx.instruments.answers.letter_grammar import (
+    Expression,
+    read_expression,
+    without_negated_brackets,
+    without_negated_lists,
+)
+from selfdx.instruments.answers.letter_tokens import (
     COMMITMENTS,
     HEDGES,
     NEGATIONS,
     TERMINATORS,
-    Expression,
     Token,
     letter_of,
-    read_expression,
     tokenize,
-    without_negated_brackets,
-    without_negated_lists,
 )
 from selfdx.instruments.answers.parsed import ParsedAnswer, unparsed
 from selfdx.instruments.answers.reply_text import (
