@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from selfdx.instruments.answers.strict_parser import ADDS, NOT_ADDED, RULED_OUT
+from selfdx.instruments.answers.after_answer import ADDS, NOT_ADDED, RULED_OUT
 
 KEYWORD = re.compile(
     r"^\s*[*_#]*\s*(QUESTION|DIAGNOSIS|DECLINE|CRITERIA\s+MET)\s*[*_]*\s*(?::|[-–—](?=\s))"
