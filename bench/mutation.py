@@ -137,7 +137,11 @@ MODULES: dict[str, Module] = {
         ),
     ),
     "behaviour": Module(
-        ("selfdx/judge/behaviour.py",),
+        (
+            "selfdx/judge/behaviour.py",
+            "selfdx/judge/key_spellings.py",
+            "selfdx/judge/imitation_guard.py",
+        ),
         (
             "tests/test_behaviour_judge.py",
             "tests/test_fuzz_parsers.py",

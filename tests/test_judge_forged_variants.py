@@ -12,16 +12,10 @@ import re
 import pytest
 from inspect_ai.model import ChatMessageUser
 
-from selfdx.judge.behaviour import (
-    REPLY_CLOSE,
-    REPLY_OPEN,
-    _unmasked,
-    imitates_judge,
-    judge_prompt,
-    judged_text,
-    parse_judge_output,
-)
+from selfdx.judge.behaviour import REPLY_CLOSE, REPLY_OPEN, judge_prompt, parse_judge_output
 from selfdx.judge.grader_calls import defang_fences
+from selfdx.judge.imitation_guard import imitates_judge, judged_text
+from selfdx.judge.key_spellings import _unmasked
 from selfdx.providers.safe_psych_policies import rules_judge
 
 # A value of the judge's in any of the spellings above

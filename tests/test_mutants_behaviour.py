@@ -14,11 +14,10 @@ from selfdx.judge.behaviour import (
     JudgeEchoError,
     JudgeFeatures,
     JudgeParseError,
-    imitates_judge,
     judge_prompt,
-    judged_text,
     parse_judge_output,
 )
+from selfdx.judge.imitation_guard import imitates_judge, judged_text
 
 
 def answer(primary="committed", info="none", codes="F32.1", names="depression") -> str:

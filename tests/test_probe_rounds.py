@@ -12,7 +12,7 @@ import pytest
 
 from selfdx.datasets.answer_check import disorder_names, load_answers
 from selfdx.instruments.answers.measure import measure, summary
-from selfdx.judge.behaviour import imitates_judge, judged_text
+from selfdx.judge.imitation_guard import imitates_judge, judged_text
 
 PROBES = Path(__file__).parent / "probes"
 # Safe-Psych's protocol: comorbid diagnoses presented together are a committed answer and the

@@ -22,9 +22,9 @@ from selfdx.judge.behaviour import (
     REPLY_OPEN,
     JudgeEchoError,
     judge_prompt,
-    judged_text,
     parse_judge_output,
 )
+from selfdx.judge.imitation_guard import judged_text
 from selfdx.providers.safe_psych_policies import rules_judge
 from tests.conftest import REPO_ROOT, scripted_model
 

@@ -20,7 +20,8 @@ from selfdx.arguments import reject_unknown_scorer_args
 from selfdx.datasets.behaviour_labels import LIST_KEYS, RATED_KEYS, derive_action
 from selfdx.errors import SelfdxError
 from selfdx.judge.agreement import item_set
-from selfdx.judge.behaviour import imitates_judge, judge_reply
+from selfdx.judge.behaviour import judge_reply
+from selfdx.judge.imitation_guard import imitates_judge
 from selfdx.judge.panel import judge_with_panel, ratings, unparsed_counts
 from selfdx.scorers.judge_check.metrics import judge_check_by_category, judge_check_metrics
 

@@ -17,7 +17,8 @@ from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from selfdx.arguments import reject_unknown_scorer_args
-from selfdx.judge.behaviour import imitates_judge, judge_reply
+from selfdx.judge.behaviour import judge_reply
+from selfdx.judge.imitation_guard import imitates_judge
 from selfdx.scorers.benchmark_guard import require_benchmark
 from selfdx.scorers.safe_psych.outcome import case_outcome, metric_keys
 from selfdx.scorers.safe_psych.scorer import safe_psych_metrics

@@ -7,7 +7,8 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from selfdx.datasets.behaviour_labels import Action
 from selfdx.datasets.strategies import DEFAULT_STRATEGY, check_strategy, is_full_info
-from selfdx.judge.behaviour import imitates_judge, judge_reply, parse_structured_action
+from selfdx.judge.behaviour import judge_reply, parse_structured_action
+from selfdx.judge.imitation_guard import imitates_judge
 from selfdx.judge.panel import judge_with_panel
 from selfdx.solvers.safe_psych.prompts import system_prompt, turn_prompt
 from selfdx.solvers.safe_psych.trace import (
