@@ -113,7 +113,11 @@ def field_text(reply: str, start: int) -> str:
 
 REVISION = re.compile(
     r"\b(?:actually|on\s+(?:reflection|second\s+thought)|scratch\s+that|or\s+maybe"
-    r"|(?:could|might)\s+(?:also\s+)?be|not\s+sure)\b|^\W*wait\b"
+    r"|(?:could|might)\s+(?:also\s+|equally\s+)?be|not\s+sure)\b|^\W*wait\b"
+    # another answer kept as likely: "A is just as likely", "Bipolar II is equally possible",
+    # "B remains possible", "It is B or A"
+    r"|\b(?:equally|just\s+as)\s+(?:possible|likely|plausible|probable)\b"
+    r"|\bremains?\s+(?:a\s+)?(?:possib|likely|plausible)|(?-i:\b[A-H]\s+or\s+[A-H]\b)"
     r"|\b(?:edit(?:ed)?|corrections?|update[d]?|revised)(?:\s+answer)?\s*:",
     re.IGNORECASE,
 )
@@ -186,6 +190,10 @@ def same_letters(one: str, other: str) -> bool:
     return {frozenset(re.findall(r"\b[A-H]\b", t)) for t in texts}.__len__() == 1
 
 
+# A field left empty on purpose: "DECLINE: n/a", "DECLINE: none", "DECLINE: -".
+EMPTY_FIELD = re.compile(r"^[\s*_]*(?:n/?a|none|no|nil|-+|–|—|not\s+applicable)?[\s*_.]*$", re.I)
+
+
 def parse_reply(reply: str) -> ParsedReply:
     """Read the first keyword line (QUESTION, DIAGNOSIS or DECLINE) of a reply.
 
@@ -217,7 +225,12 @@ def parse_reply(reply: str) -> ParsedReply:
             text = f"{text}; {taken}"
     if kind == "QUESTION":
         return ParsedReply("question", question=text) if text else ParsedReply("unparsed")
-    if kind == "DECLINE":
+    declines = [m for m in found[1:] if m.group(1).upper() == "DECLINE"]
+    if kind == "DECLINE" or any(
+        not EMPTY_FIELD.match(field_text(reply, m.end())) for m in declines
+    ):
+        # a DECLINE after the answer withdraws it ("DIAGNOSIS: A ... I have to withdraw that.
+        # DECLINE: the history was contradictory")
         return ParsedReply("decline", diagnosis=None)
     claims: list[Claim | None] = []
     for match in KEYWORD.finditer(reply):
