@@ -344,3 +344,43 @@ def test_task_records_its_data_identity():
     assert first.metadata["data_sha256"] == again.metadata["data_sha256"]
     assert first.metadata["data_sha256"] != other.metadata["data_sha256"]
     assert len(first.metadata["data_sha256"]) == len(hashlib.sha256().hexdigest())
+
+
+def _read(reply: str, answer_format: str = "letters", type3: bool = False):
+    codes = ["D013", "D009", "D012", "D014"]
+    names = [disorder_names()[c] for c in codes]
+    case = InterviewCase.model_construct(
+        option_names=names, option_codes=codes, answers=codes[:2] if type3 else []
+    )
+    return read_answer(parse_reply(reply).diagnosis, case, disorder_names(), answer_format)
+
+
+@pytest.mark.parametrize(
+    ("reply", "type3", "named"),
+    [
+        # the eleventh blind round: a member of the set, or the answer, kept open on its line
+        ("DIAGNOSIS: C, A (A only if the low spells last a fortnight; unknown)", True, False),
+        ("DIAGNOSIS: D + B (B subthreshold for now)", True, False),
+        ("DIAGNOSIS: A; B is less likely than D", True, False),
+        ("DIAGNOSIS: D, though C remains possible if the highs were longer", False, False),
+        # near neighbours that stay answers
+        ("DIAGNOSIS: C, A", True, True),
+        ("DIAGNOSIS: A; B is less likely", False, True),
+        ("DIAGNOSIS: D (C was considered and set aside)", False, True),
+    ],
+)
+def test_doubt_on_the_answer_line_of_letters(reply, type3, named):
+    assert (_read(reply, type3=type3).status == "named") is named
+
+
+@pytest.mark.parametrize(
+    ("reply", "named"),
+    [
+        ("DIAGNOSIS: Panic disorder vs GAD", False),
+        ("DIAGNOSIS: Social anxiety disorder or generalized anxiety disorder", False),
+        ("DIAGNOSIS: MDD or, in full, Major Depressive Disorder", True),
+        ("DIAGNOSIS: Major depressive disorder (no manic or hypomanic episodes)", True),
+    ],
+)
+def test_a_choice_with_a_disorder_outside_mentalkg_is_no_answer(reply, named):
+    assert (_read(reply, "free_text").status == "named") is named

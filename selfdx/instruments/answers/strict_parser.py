@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from typing import Literal, NamedTuple
 
 from selfdx.datasets.mentalbench.schema import LETTERS
+from selfdx.instruments.answers.doubt import kept_open
 from selfdx.instruments.answers.layouts import with_layout_answers
 from selfdx.instruments.answers.letter_grammar import (
     COMMITMENTS,
@@ -730,6 +731,8 @@ def parse_strict(text: object, options: Sequence[str]) -> ParsedAnswer:
         return unparsed("ambiguous", "options given with probabilities")
     if settled.letters == frozenset():
         return closest_after_none(body, settled)
+    if settled.letters and (doubt := kept_open(body, settled.letters)):
+        return unparsed("ambiguous", doubt)
     return settled
 
 
