@@ -16,9 +16,17 @@ OPTION = r"(?:\b[A-H]\b|\ue000[A-H]\ue001)"
 LETTER = re.compile(r"\b([A-H])\b|\ue000([A-H])\ue001")
 # Another answer as good as the one given: "A is just as likely", "equally plausible",
 # "D would be right instead", "B remains possible".
-EQUAL = re.compile(
-    r"\b(?:(?:just|equally|every\s+bit)\s+as\s+(?:likely|possible|plausible|probable|valid|good)"
+# (in English, German, Spanish, French, Portuguese: "ebenso wahrscheinlich", "igualmente probable")
+EQUALLY = (
+    r"(?:just|equally|every\s+bit)\s+as\s+(?:likely|possible|plausible|probable|valid|good)"
     r"|equally\s+(?:likely|possible|plausible|probable|valid|good|consistent)"
+    r"|(?:ebenso|gleich|genauso)\s+(?:wahrscheinlich|möglich|plausibel)"
+    r"|igualmente\s+(?:probable|posible|plausible|prov[áa]vel|poss[íi]vel)"
+    r"|[ée]galement\s+(?:probable|possible|plausible)|aussi\s+probable"
+    r"|tambi[ée]n\s+(?:es\s+)?(?:posible|probable)|tamb[ée]m\s+(?:[ée]\s+)?poss[íi]vel"
+)
+EQUAL = re.compile(
+    rf"\b(?:{EQUALLY}"
     r"|(?:would|could|might)\s+be\s+(?:right|correct|the\s+(?:answer|diagnosis))\s+instead"
     r"|remains?\s+(?:a\s+|just\s+as\s+|equally\s+)?(?:possib|likely|plausible|an?\s+option))",
     re.IGNORECASE,
@@ -42,7 +50,14 @@ JSON_OPEN = re.compile(
 )
 # Two other options ranked after the answer: "B; A is less likely than C" leaves A and C open.
 RANKED = re.compile(r"\b(?:less|more)\s+(?:likely|probable)\s+than\b", re.IGNORECASE)
+# Struck-through text is what the reply takes back: "~~A~~ B", "<del>F32.1</del> F33.1".
+STRUCK = re.compile(r"~~(?!\s)[^~\n]+?~~|<(del|s|strike)>.*?</\1>", re.IGNORECASE | re.DOTALL)
 SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+|\s+[-–—]\s+")
+
+
+def without_struck(text: str) -> str:
+    """`text` without what it strikes through."""
+    return STRUCK.sub(" ", text)
 
 
 def letters_in(text: str) -> set[str]:

@@ -83,6 +83,7 @@ import json
 import re
 
 from selfdx.datasets.icd10 import extract_codes, manifestation_code, normalize_code
+from selfdx.instruments.answers.doubt import EQUALLY, without_struck
 from selfdx.judge.behaviour import first_code
 
 STATEMENT = re.compile(
@@ -142,6 +143,8 @@ OPEN = re.compile(
     r"|also\s+(?:be\s+)?considered"
     # "F41.1 explains it just as well", "F32.1, unless ... in which case F31.3"
     r"|\b(?:just|equally)\s+as\s+well\b|\bequally\s+well\b|\bunless\b|\bin\s+which\s+case\b"
+    # "F31.3 is just as likely" (`EQUALLY`), "a differential between F41.1 and F41.0"
+    rf"|\b(?:{EQUALLY})|\bdifferential\s+between\b"
     # "Codes to consider: F41.1, F43.22", "diagnóstico diferencial", "no es posible decidir"
     r"|\bto\s+consider\b|\bconsider\s*:|\bdiferencial\b|\bdiff[ée]rentiel(?:le)?\b"
     r"|\bdifferenzial\w*|\bno\s+es\s+posible\s+decidir|\bfrente\s+a\b"
@@ -250,7 +253,8 @@ HISTORY_CODE = re.compile(
 KEPT_OPEN = re.compile(
     r"\b(?:cannot|can't|can\s+not)\s+(?:yet\s+)?be\s+(?:excluded|ruled\s+out)"
     r"|\bnot\s+(?:yet\s+)?(?:been\s+)?(?:excluded|ruled\s+out)|\bremains?\s+possible"
-    r"|\bneeds?\s+to\s+be\s+(?:excluded|ruled\s+out)|\b(?:differential|ddx)\s*[:：]",
+    r"|\bneeds?\s+to\s+be\s+(?:excluded|ruled\s+out)|\b(?:differential|ddx)\s*[:：]"
+    rf"|\b(?:{EQUALLY})",
     re.IGNORECASE,
 )
 # JSON keys: one that names the diagnosis decides; one that sets codes aside is left out.
@@ -438,11 +442,14 @@ RECODED = re.compile(
 )
 
 
+HELD_OPEN = ""  # what `revised` gives for a revision that only holds another code open
+
+
 def revised(reply: str) -> str:
     """`reply` without each code that a revision withdraws ("F32.1, actually F33.1", "F32.1 ->
     F33.1", "F32.1 (revised to F33.1)"): the withdrawn code and the words up to the revision go.
-    A revision whose new code is set aside or kept open ("F32.1, actually F33.1 was considered")
-    withdraws nothing."""
+    A revision whose new code is set aside ("F32.1, actually F33.1 was considered") withdraws
+    nothing; one that keeps the new code open beside the old leaves no code (`HELD_OPEN`)."""
     found = list(CODE.finditer(reply))
     cuts: list[tuple[int, int]] = []
     for old, new in zip(found, found[1:], strict=False):
@@ -454,6 +461,8 @@ def revised(reply: str) -> str:
             continue
         ends = CLAUSE.search(reply, new.end())
         rest = reply[old.end() + marker.end() : ends.start() if ends else len(reply)]
+        if OPEN.search(rest) and not ASIDE.search(rest):
+            return HELD_OPEN  # "F32.1. Actually ... F34.1 is just as plausible": a hedge
         if ASIDE.search(rest) or OPEN.search(rest):
             continue
         cuts.append((old.start(), old.end() + marker.end()))
@@ -623,6 +632,7 @@ def table_choice(reply: str) -> str | None:
 
 def reply_code(reply: str) -> str | None:
     """The diagnosis code of an unjudged reply (see the module)."""
+    reply = without_struck(reply)  # "~~F32.1~~ F33.1": the struck code is taken back
     if len(WEIGHTED_CODE.findall(reply)) > 1 or NO_DIAGNOSIS.search(reply):
         return None
     chosen = table_choice(reply)
@@ -638,7 +648,10 @@ def reply_code(reply: str) -> str | None:
             return None  # "DIAGNOSE: PTSD (F43.1)" then "Final answer: F43.0"
     reply = listed_under_open_heading(NO_DISORDER_CODE.sub(" ", reply))
     reply = bare_tokens_set_aside(loosely_written(comparisons_plain(json_conclusion(reply))))
-    reply = history_set_aside(revised(RANGE.sub(" ", reply)))
+    reply = revised(RANGE.sub(" ", reply))
+    if reply == HELD_OPEN:
+        return None
+    reply = history_set_aside(reply)
     stated = stated_code(reply)
     if stated and any(
         normalize_code(m.group(1)) != stated for m in RULED_OUT_LATER.finditer(reply)

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from selfdx.instruments.answers.doubt import without_struck
 from selfdx.instruments.answers.strict_parser import ADDS, NOT_ADDED, RULED_OUT
 
 KEYWORD = re.compile(
@@ -199,7 +200,7 @@ def parse_reply(reply: str) -> ParsedReply:
 
     A reply with no keyword but a question mark counts as a question (models often drop the
     prefix); anything else is unparsed. A reply written as JSON is read by its keys."""
-    reply = HEADING.sub(lambda m: m.group(1) + ":", from_json(reply))
+    reply = HEADING.sub(lambda m: m.group(1) + ":", from_json(without_struck(reply)))
     if not KEYWORD.search(reply):  # "Based on all this, DIAGNOSIS: B. CRITERIA MET: yes."
         reply = INLINE_KEYWORD.sub(lambda m: "\n" + m.group(1), reply)
     found = [m for m in KEYWORD.finditer(reply) if not m.group(1).upper().startswith("CRITERIA")]
