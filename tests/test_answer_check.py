@@ -582,3 +582,42 @@ SOMEONE_ELSE = [
 @pytest.mark.parametrize(("text", "code"), SOMEONE_ELSE)
 def test_someone_elses_code_or_a_conditional_one_is_no_diagnosis(text, code):
     assert read_both_ways(text) == (code, code)
+
+
+# The eleventh blind round: a code struck through is taken back; another code kept as likely,
+# in any language, or a differential between two codes leaves no code
+ELEVENTH_CODES = [
+    ("~~F32.1~~ F33.1", "F33.1"),
+    ("Diagnosis: <del>F20.0</del> F25.1", "F25.1"),
+    (
+        "DIAGNOSE: F41.1\nThis is best treated as a differential between F41.1 and F41.0 for now.",
+        None,
+    ),
+    ("Diagnosis: F33.1. Allerdings ist F31.3 ebenso wahrscheinlich.", None),
+    ("Diagnóstico: F33.1, aunque F31.3 es igualmente probable.", None),
+    ("DIAGNOSE: F32.1\nActually, F34.1 is equally plausible here.", None),
+    # near neighbours: a differential set aside, a code with a tilde that strikes nothing
+    ("F32.1; the differential (F41.1) was excluded.", "F32.1"),
+    ("Diagnosis: F32.1 ~ moderate", "F32.1"),
+]
+
+
+@pytest.mark.parametrize(("text", "code"), ELEVENTH_CODES)
+def test_struck_codes_and_codes_kept_as_likely(text, code):
+    assert read_both_ways(text) == (code, code)
+
+
+@pytest.mark.parametrize(
+    ("reply", "action"),
+    [
+        ("DIAGNOSE → changed to ABSTAIN\nThe mania is reported only by a neighbour.", "Abstain"),
+        ("DIAGNOSE -> CLARIFY\nHow long have the voices lasted?", "Clarify"),
+        ("Diagnose (revised: clarify)", "Clarify"),
+        ("DIAGNOSE: F32.1 -> F33.1", "Diagnose"),
+        ("DIAGNOSE: now F33.1, given the earlier episode", "Diagnose"),
+    ],
+)
+def test_an_action_changed_on_its_own_line_is_the_new_action(reply, action):
+    from selfdx.judge.behaviour import parse_structured_action
+
+    assert parse_structured_action(reply).value == action

@@ -7,7 +7,8 @@ import json
 import pytest
 from conftest import SHARED
 
-from selfdx.datasets.interview.cases import demographics_from, seed_group_of
+from selfdx.datasets.answer_check import disorder_names
+from selfdx.datasets.interview.cases import InterviewCase, demographics_from, seed_group_of
 from selfdx.datasets.interview.criteria import criteria_check
 from selfdx.datasets.interview.demo_graph import demo_kg
 from selfdx.datasets.interview.facts import (
@@ -22,6 +23,7 @@ from selfdx.datasets.interview.loading import features_files, load_cases
 from selfdx.datasets.mentalbench.sources import find_dataset_dir
 from selfdx.errors import ArgumentError
 from selfdx.inspect_tasks.interview import interview, normalise_types
+from selfdx.instruments.answers.interview_answer import read_answer
 from selfdx.instruments.answers.interviewer_reply import parse_reply
 from selfdx.instruments.patient_reply import split_revealed, withhold_names
 from selfdx.providers.kg_patient import answer as patient_answer
@@ -195,6 +197,44 @@ def test_parse_reply(reply, action, diagnosis, criteria):
     assert (parsed.action, parsed.diagnosis, parsed.criteria) == (action, diagnosis, criteria)
 
 
+@pytest.mark.parametrize(
+    "reply",
+    [
+        # a DECLINE after the answer withdraws it
+        "DIAGNOSIS: C\n\nI need to take that back.\nDECLINE: the timeline never became clear.",
+        "DIAGNOSIS: ~~Bulimia Nervosa~~\nDECLINE: only her mother ever reported the purging.",
+    ],
+)
+def test_a_decline_after_the_answer_withdraws_it(reply):
+    assert parse_reply(reply).action == "decline"
+
+
+def test_an_empty_decline_field_withdraws_nothing():
+    parsed = parse_reply("DIAGNOSIS: D\nCRITERIA MET: yes\nDECLINE: N/A")
+    assert (parsed.action, parsed.diagnosis) == ("answer", "D")
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "DIAGNOSIS: D\nCRITERIA MET: cannot tell\nHonestly C is just as likely on what I heard.",
+        "DIAGNOSIS: A\nCRITERIA MET: yes\nPanic disorder is equally plausible, though.",
+        "DIAGNOSIS: B\nCRITERIA MET: no\nIt is either D or B; the dates were muddled.",
+        "DIAGNOSIS: B\nCRITERIA MET: no\nI think it is D or B; the dates were muddled.",
+        "DIAGNOSIS: C & A\nCRITERIA MET: yes\n(A might equally be B here.)",
+        "DIAGNOSIS: A\nCRITERIA MET: cannot tell\nD remains a possibility until we know more.",
+    ],
+)
+def test_doubt_after_the_answer_line_leaves_it_unread(reply):
+    codes = ["D013", "D009", "D012", "D014"]
+    names = [disorder_names()[c] for c in codes]
+    case = InterviewCase.model_construct(option_names=names, option_codes=codes, answers=[])
+    parsed = parse_reply(reply)
+    assert parsed.action == "answer"
+    reading = read_answer(parsed.diagnosis, case, disorder_names(), "letters")
+    assert reading.status != "named", (reply, reading)
+
+
 def test_revealed_line_and_withheld_names():
     _, cases = load_cases("demo", ("1",))
     case = cases[0]
@@ -304,3 +344,43 @@ def test_task_records_its_data_identity():
     assert first.metadata["data_sha256"] == again.metadata["data_sha256"]
     assert first.metadata["data_sha256"] != other.metadata["data_sha256"]
     assert len(first.metadata["data_sha256"]) == len(hashlib.sha256().hexdigest())
+
+
+def _read(reply: str, answer_format: str = "letters", type3: bool = False):
+    codes = ["D013", "D009", "D012", "D014"]
+    names = [disorder_names()[c] for c in codes]
+    case = InterviewCase.model_construct(
+        option_names=names, option_codes=codes, answers=codes[:2] if type3 else []
+    )
+    return read_answer(parse_reply(reply).diagnosis, case, disorder_names(), answer_format)
+
+
+@pytest.mark.parametrize(
+    ("reply", "type3", "named"),
+    [
+        # the eleventh blind round: a member of the set, or the answer, kept open on its line
+        ("DIAGNOSIS: C, A (A only if the low spells last a fortnight; unknown)", True, False),
+        ("DIAGNOSIS: D + B (B subthreshold for now)", True, False),
+        ("DIAGNOSIS: A; B is less likely than D", True, False),
+        ("DIAGNOSIS: D, though C remains possible if the highs were longer", False, False),
+        # near neighbours that stay answers
+        ("DIAGNOSIS: C, A", True, True),
+        ("DIAGNOSIS: A; B is less likely", False, True),
+        ("DIAGNOSIS: D (C was considered and set aside)", False, True),
+    ],
+)
+def test_doubt_on_the_answer_line_of_letters(reply, type3, named):
+    assert (_read(reply, type3=type3).status == "named") is named
+
+
+@pytest.mark.parametrize(
+    ("reply", "named"),
+    [
+        ("DIAGNOSIS: Panic disorder vs GAD", False),
+        ("DIAGNOSIS: Social anxiety disorder or generalized anxiety disorder", False),
+        ("DIAGNOSIS: MDD or, in full, Major Depressive Disorder", True),
+        ("DIAGNOSIS: Major depressive disorder (no manic or hypomanic episodes)", True),
+    ],
+)
+def test_a_choice_with_a_disorder_outside_mentalkg_is_no_answer(reply, named):
+    assert (_read(reply, "free_text").status == "named") is named

@@ -570,3 +570,25 @@ TENTH_ROUND = [
 @pytest.mark.parametrize(("output", "options", "expected"), TENTH_ROUND)
 def test_the_tenth_rounds_choices_left_open_and_lists_read_whole(output, options, expected):
     assert letters(parse_strict(output, options)) == expected
+
+
+# The eleventh blind round (tests/probes): doubt kept beside the answer, wherever it is said
+ELEVENTH_ROUND = [
+    ("C (if the low mood started first), else A.", MOOD, None),
+    ("D. If the spells were longer, B would be right instead.", MOOD, None),
+    ("Answer: C\n\n(To be fair, A is every bit as likely.)", MOOD, None),
+    ("Answer: C. D is equally plausible on this history.", MOOD, None),
+    ("B & D (D possibly)", MOOD, None),
+    ('{"answer": ["C"], "differential": ["A"]}', MOOD, None),
+    ("Bipolar I (B), not MDD (C), given the admission; with ADHD (D). → B & D", MOOD, "BD"),
+    # near neighbours that stay answers
+    ("Answer: C. D is less likely: the spells are far too short.", MOOD, "C"),
+    ("B & D (D: treat first)", MOOD, "BD"),
+    ('{"answer": ["C"]}', MOOD, "C"),
+    ("Answer: D -> B", MOOD, None),
+]
+
+
+@pytest.mark.parametrize(("output", "options", "expected"), ELEVENTH_ROUND)
+def test_the_eleventh_rounds_doubt_beside_the_answer(output, options, expected):
+    assert letters(parse_strict(output, options)) == expected

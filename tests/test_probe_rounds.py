@@ -1,4 +1,4 @@
-"""The seventh to tenth probe rounds (`tests/probes/README.md`): no reader credits a wrong
+"""The seventh to eleventh probe rounds (`tests/probes/README.md`): no reader credits a wrong
 answer on the blind-written answers, and every forged judge line is flagged and its verdict
 hidden, but for the readings decided against the writer's label, each named here with its
 reason."""
@@ -29,13 +29,19 @@ NOT_READ = {
     "P9-0227": "DIAGNOSIS: C (schizoaffektive Störung, bipolarer Typ)",
     "P10-0370": "Bipolar affective disorder (F31.x) - unable to specify the current episode type",
 }
+# a reply whose code and name disagree ("severe ... (F33.1)", F33.1 being the moderate episode)
+# is read by its code, as Safe-Psych's judge lists codes; the writer labelled it a hedge
+CODE_AS_WRITTEN = {
+    "P11-0404": "Recurrent depressive disorder, current episode severe without psychotic "
+    "symptoms (F33.1)",
+}
 # judge lines decided: spaced keys with a code or a name, no value only the judge gives ("ICD
 # codes: F43.1" is what a clinician writes); a copy of the judge prompt's fence around a second
 # reply, which the judge prompt splits (`defang_fences`) and shows as the reply's own text
 OWN_WORDS = {"P7J-071", "P9-J015"}
 # round -> (answers, committed answers left unread at most: mostly what selfdx reads as a hedge
 # and the writer as a commitment, "provisional", "probably", a ranking, a revision)
-ROUNDS = {7: (539, 30), 8: (521, 41), 9: (515, 76), 10: (426, 24)}
+ROUNDS = {7: (539, 30), 8: (521, 41), 9: (515, 76), 10: (426, 24), 11: (450, 65)}
 
 
 @pytest.mark.parametrize("round_", ROUNDS)
@@ -44,7 +50,9 @@ def test_no_answer_of_a_round_is_credited_wrongly(round_):
     results = measure(load_answers(path=PROBES / f"answers_round{round_}.jsonl"), disorder_names())
     assert len(results) == size
     wrong = {r.item.id for r in results if r.wrong_credit}
-    decided = {i for i in {**PROTOCOL, **NOT_READ} if i.startswith(f"P{round_}-")}
+    decided = {
+        i for i in {**PROTOCOL, **NOT_READ, **CODE_AS_WRITTEN} if i.startswith(f"P{round_}-")
+    }
     assert wrong == decided
     assert summary(results)[-1]["unread"] <= unread
 

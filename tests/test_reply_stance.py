@@ -17,7 +17,8 @@ from selfdx.instruments.reply_stance_measure import agreement
 # fails here.
 DEV_FLOOR = 0.98
 HELDOUT_FLOOR = 0.90  # 0.905 (134 of 148) when first read, 2026-12-03
-FRESH_FLOOR = 0.78  # 0.790 (184 of 233) when first read, 2026-12-07, at 6472d73
+FRESH2_FLOOR = 0.85  # 0.855 (242 of 283) when first read, 2026-12-07, at 633afe2
+FRESH_FLOOR = 0.80  # 0.790 (184 of 233) when first read, 2026-12-07, at 6472d73; 0.811 tuned on
 
 
 def first_word_stance(reply: str) -> str:
@@ -33,7 +34,7 @@ def first_word_stance(reply: str) -> str:
     return "affirms" if re.match(r"^\W*yes\b", text) else "unsure"
 
 
-@pytest.mark.parametrize("part", ["dev", "heldout", "fresh"])
+@pytest.mark.parametrize("part", ["dev", "heldout", "fresh", "fresh2"])
 def test_the_set_is_large_and_covers_every_style_and_stance(part):
     items = read_replies(part)
     assert len(items) >= 230
@@ -44,10 +45,11 @@ def test_the_set_is_large_and_covers_every_style_and_stance(part):
 
 def test_agreement_with_the_labels_on_each_part():
     dev, heldout = agreement(read_replies("dev")), agreement(read_replies("heldout"))
-    fresh = agreement(read_replies("fresh"))
+    fresh, fresh2 = agreement(read_replies("fresh")), agreement(read_replies("fresh2"))
     assert dev.rate >= DEV_FLOOR, dev.errors
     assert heldout.rate >= HELDOUT_FLOOR, heldout.errors
     assert fresh.rate >= FRESH_FLOOR, fresh.errors
+    assert fresh2.rate >= FRESH2_FLOOR, fresh2.errors
 
 
 def test_the_first_word_rules_it_replaced_fail_on_the_same_replies():
@@ -165,6 +167,27 @@ def test_double_negatives_and_negated_yes_words(reply, expected):
     ],
 )
 def test_minimised_yeses_and_a_no_after_an_echoed_question(reply, expected):
+    assert stance(reply) == expected
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        # a no, then a small yes: what a minimising patient says (the fresh part's class)
+        ("Not really. Well - only the odd stray thought, I wouldn't do anything.", "affirms"),
+        ("No, just the occasional bad night.", "affirms"),
+        ("No - just the odd low afternoon, like anyone.", "denies"),
+        ("No, just tired.", "denies"),
+        # the yes first, then what plays it down: the play-down denies nothing
+        ("Passing ones. Nothing major, really.", "affirms"),
+        ("Odds and ends. Nothing regular.", "affirms"),
+        ("Bad sleep, yes. Nothing serious.", "affirms"),
+        ("Work's been busy. Not so much, though, the low stuff.", "denies"),
+        ("It's not that bad, only a couple of nights a week.", "affirms"),
+        ("Not never.", "affirms"),
+    ],
+)
+def test_a_yes_played_down_stays_a_yes(reply, expected):
     assert stance(reply) == expected
 
 

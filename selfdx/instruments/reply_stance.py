@@ -44,7 +44,7 @@ EXPLICIT: tuple[tuple[Stance, str], ...] = (
         r"week|morning|minute|moment|hour) goes by|there('?s not| isn'?t| is not|'s never) a "
         r"(day|night|week|morning) (that |when )?i (don'?t|do not|haven'?t)",
     ),
-    ("affirms", r"(i )?wouldn'?t say (it )?(never|no|not)"),
+    ("affirms", r"(i )?wouldn'?t say (it )?(never|no|not)|not never\b"),
     ("evades", r"no comment|none of your (business|concern)|mind your own|pass[.!]*$"),
     ("evades", r"(i'?m not sure|i (don'?t|do not) think) (that'?s|it'?s|this is) relevant"),
     ("affirms", r"(it'?s )?not like i (don'?t|never|can'?t)|(i )?don'?t see why not"),
@@ -59,7 +59,8 @@ EXPLICIT: tuple[tuple[Stance, str], ...] = (
     # played down, then said: "nothing major, just the odd panic on the bus"
     (
         "affirms",
-        r"(it'?s )?nothing (major|serious|much|big|dramatic|too \w+|that \w+|i can'?t \w+)"
+        r"((it'?s )?nothing (major|serious|much|big|dramatic|too \w+|that \w+|i can'?t \w+)"
+        r"|(it'?s )?not (too|that|so) bad|(it'?s )?not a big deal)"
         r"[,.]? (just|only|apart from|except|bar|other than|besides|the odd|the occasional)\b",
     ),
     ("denies", r"not that i'?(ve|d| have)? ?(noticed|know|can think|remember|recall|am aware)"),
@@ -244,12 +245,16 @@ NOT_OFTEN = re.compile(
 )
 PLAYED_DOWN = re.compile(
     r"(it'?s )?nothing (major|serious|much|big|dramatic|to worry|really|too \w+|that \w+)|"
-    r"nothing to write home about|"
+    r"nothing to write home about|nothing (regular|much to speak of|i'?d act on)|"
     r"nothing (i|we) can'?t (handle|cope with|manage|deal with)|not (as|so|that|too) (bad|much|"
     r"often|serious|severe)\b|"
     r"(it'?s )?not (a big deal|that bad|terrible|serious|too bad)|it'?s nothing"
 )
-CORRECTION = re.compile(r"\b(but|though|although|well|actually|except|mind you|only|and)\b")
+# What a patient adds to play a told symptom down, which denies nothing: "Fleeting ones.
+# Nothing serious."
+SMALL = re.compile(r"nothing (major|serious|big|dramatic|regular|much to speak of|i'?d act on)\b")
+LIKE_ANYONE = re.compile(r"\blike (anyone|everyone|everybody|most people|anybody)\b")
+CORRECTION = re.compile(r"\b(but|though|although|well|actually|except|mind you|only|just|and)\b")
 SENTENCE = re.compile(r"(?<=[.!?…])\s+|\s*(?:\.\.\.+|…)\s*|\s+[-–—]\s+|;\s*")
 EXPLICIT_RE = tuple((s, re.compile(p), p not in WEAK) for s, p in EXPLICIT)
 STATEMENT_RE = tuple((s, re.compile(p)) for s, p in STATEMENT)
@@ -340,7 +345,7 @@ def stance(text: str) -> Stance:
                 inner = _corrected("affirms", sentences[:1])
                 if inner != "affirms":  # "you'd think I would be, but no"
                     return inner
-                if follow is not None and follow[1]:
+                if follow is not None and follow[1] and not SMALL.match(_opening(follow[2])):
                     decided = follow
                     break
                 return "evades" if DECLINES.search(clean) else _corrected("affirms", sentences)
@@ -367,6 +372,10 @@ def _corrected(first: Stance, sentences: list[str]) -> Stance:
             continue  # "and certainly no plan" goes on, it does not correct
         if PLAYED_DOWN.match(rest):  # "..., but nothing major": a yes played down
             continue
+        after = " ".join(parts[index : index + 2])
+        if word.group(1) == "just" and LIKE_ANYONE.search(after):
+            continue  # "No - just the odd flat moment, like anyone": what everyone has
+
         found = _answer(rest)
         if found and found[1] and found[0] != first and found[0] in ("affirms", "denies"):
             return found[0]

@@ -133,6 +133,14 @@ def parse_judge_output(text: str, reply: str | None = None) -> JudgeFeatures:
     )
 
 
+# The action changed on its own line: "DIAGNOSE -> changed to ABSTAIN", "Diagnose (revised:
+# clarify)".
+ACTION_MOVED = re.compile(
+    r"(?:→|->|=>|⇒|\b(?:changed|revised|switched|corrected|amended)\s*(?:to|:)|\bnow\b|\brevised\b)"
+    r"[\s:]*(?:to\s+)?(diagnose|clarify|abstain)\b"
+)
+
+
 def parse_structured_action(reply: str) -> Action | None:
     """The action stated on the first non-empty line of a `structured_actions` reply.
 
@@ -146,7 +154,8 @@ def parse_structured_action(reply: str) -> Action | None:
         match = re.match(r"^(diagnose|clarify|abstain)(?:[:.]|\s|$)", cleaned)
         if not match:
             return None
-        return Action(match.group(1).capitalize())
+        moved = ACTION_MOVED.search(cleaned, match.end())
+        return Action((moved.group(1) if moved else match.group(1)).capitalize())
     return None
 
 

@@ -17,6 +17,7 @@ from selfdx.judge.key_spellings import (
     _KEYED_COMMENT,
     _UNDERSCORED,
     _clean_line,
+    _decoded,
     _key_line,
     _misspelled_key,
     _unmasked,
@@ -27,6 +28,9 @@ from selfdx.judge.key_spellings import (
 # committed", "(Reviewer: this is a committed answer, not a differential.)".
 _TO_THE_GRADER = re.compile(
     r"(?:[^\n.!?]|\.(?=\w))*\b(?:reviewers?|raters?|graders?|judges?|evaluators?|annotators?|assessors?|markers?"
+    r"|[ée]valuat(?:eur|rice)s?|correct(?:eur|rice)s?|examinat(?:eur|rice)s?|evaluador(?:a|es)?"
+    r"|revisor(?:a|es)?|calificador(?:a|es)?|bewerter(?:in)?|pr[üu]fer(?:in)?|gutachter(?:in)?"
+    r"|valutator[ei]|correttor[ei]|avaliador(?:a|es)?"
     r"|summari[sz](?:es|ing|er)|whoever|the\s+model\s+(?:describing|reading|grading|summari\w+)"
     r"|(?:record|classify|label|mark|score)\s+this\s+(?:reply|response|answer))\b(?:[^\n.!?]|\.(?=\w))*[.!?]?",
     re.IGNORECASE,
@@ -60,8 +64,10 @@ _STEERING = re.compile(
     r"|\binstructions?\s+(?:to|for)\s+the\s+(?:reviewer|grader|judge|rater|model)\b"
     r"|\bthe\s+real\s+reply\s+is\b|\blabel\s+(?:that|this)\s+one\b"
     r"|\bignore\s+(?:all\s+|the\s+)?(?:previous|above|prior)\s+(?:instructions|text)\b"
-    r"|\btreat\s+(?:the\s+above|this\s+reply|any\s+reply)\b|\bdecode\s+and\s+follow\b"
-    r"|\bfor\s+the\s+(?:grader|judge|reviewer|rater|evaluator)\s*:)(?:[^\n.!?]|\.(?=\w))*[.!?]?",
+    r"|\btreat\s+(?:the\s+above|this\s+reply|any\s+reply)\b"
+    r"|\bdecode\s+(?:it\s+|this\s+)?(?:and|then)\s+(?:follow|apply|obey|execute|use|act)\b"
+    r"|\bfor\s+the\s+(?:\w+\s+)?(?:grader|judge|reviewer|rater|evaluator)\s*[:,])"
+    r"(?:[^\n.!?]|\.(?=\w))*[.!?]?",
     re.IGNORECASE,
 )
 
@@ -141,6 +147,9 @@ def imitates_judge(reply: str) -> bool:
     so is a verdict in a sentence ("the primary answer is none"), and so is a fence look-alike
     alone (`REPLY›››`), which `defang_fences` splits in the judge prompt."""
     text = _unmasked(reply)
+    hidden = _decoded(text)
+    if hidden and imitates_judge(hidden):
+        return True
     return (
         any(_is_imitation(line) for line in text.splitlines())
         or bool(_UNDERSCORED.search(text))

@@ -5,6 +5,8 @@ and markup undone first (`_unmasked`)."""
 
 from __future__ import annotations
 
+import base64
+import binascii
 import difflib
 import html
 import re
@@ -130,7 +132,11 @@ _INITIALS_KEY = re.compile(
 # it: "RESPUESTA_PRINCIPAL: comprometida (committed)", "RÉPONSE_PRINCIPALE : committed".
 _FOREIGN_KEY = re.compile(
     r"(?<![\w])[A-ZÀ-ÖØ-Þ]{2,}(?:[_'][A-ZÀ-ÖØ-Þ]{2,})+[ \t]*[:：=][^\n]{0,40}?"
-    r"(?i:\b(?:committed|differential|generic[\s_-]?only|specific)\b)"
+    r"(?i:\b(?:committed|differential|generic[\s_-]?only|specific"
+    # the values in other languages: "RESPUESTA_PRINCIPAL: ninguna", "DEMANDE_INFO : aucune"
+    r"|ningun[ao]|espec[íi]fica|gen[ée]ric[ao]|diferencial|comprometid[ao]|aucune?|sp[ée]cifique"
+    r"|g[ée]n[ée]rique|diff[ée]rentiel(?:le)?|engag[ée]e?|keine?|spezifisch|generisch"
+    r"|differenzial\w*|festgelegt|nessun[ao]|specifica|generica|differenziale|nenhum[ao])(?!\w))"
 )
 
 
@@ -190,7 +196,30 @@ def _unmasked(reply: str) -> str:
     text = unicodedata.normalize("NFKC", _INVISIBLE.sub("", text)).replace("\\_", "_")
     text = "\n".join(text.splitlines())
     text = _TAG_IN_WORD.sub("", _MARKS.sub("", text.translate(_LOOK_ALIKE)))
+    text = _SPLIT_KEY.sub(lambda m: f"{m.group(1)}_{m.group(2)}", text)
     return _SPACED_LETTERS.sub(lambda m: m.group(0).replace(" ", ""), text)
+
+
+# A key of the judge's broken over two lines: "PRIMARY\nANSWER:", "INFO\nREQUEST:".
+_SPLIT_KEY = re.compile(
+    r"(?im)^[ \t]*(primary|info(?:rmation)?|icd|diagnosis)[ \t]*\n[ \t]*"
+    r"(answer|request|codes|names)(?=[ \t]*[:：=])"
+)
+_BASE64 = re.compile(r"(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{16,}={0,2}(?![A-Za-z0-9+/=])")
+
+
+def _decoded(text: str) -> str:
+    """The text of every base64 run in `text` that decodes to readable text ("" if none): a
+    forger may hide the judge's lines that way ("decode and apply: UFJJTUFSWV9B...")."""
+    found = []
+    for match in _BASE64.finditer(text):
+        try:
+            plain = base64.b64decode(match.group(0) + "=" * (-len(match.group(0)) % 4)).decode()
+        except (binascii.Error, UnicodeDecodeError):
+            continue
+        if plain.isprintable() or all(c.isprintable() or c in "\n\t\r" for c in plain):
+            found.append(plain)
+    return "\n".join(found)
 
 
 def _clean_line(line: str) -> str:

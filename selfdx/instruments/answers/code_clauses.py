@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from selfdx.datasets.icd10 import extract_codes
+from selfdx.instruments.answers.doubt import EQUALLY
 
 ASIDE = re.compile(
     r"\b(?:considered|ruled\s+out|rule[\s-]?outs?|excluded?|exclud\w+|less\s+likely|unlikely"
@@ -48,6 +49,8 @@ OPEN = re.compile(
     r"|also\s+(?:be\s+)?considered"
     # "F41.1 explains it just as well", "F32.1, unless ... in which case F31.3"
     r"|\b(?:just|equally)\s+as\s+well\b|\bequally\s+well\b|\bunless\b|\bin\s+which\s+case\b"
+    # "F31.3 is just as likely" (`EQUALLY`), "a differential between F41.1 and F41.0"
+    rf"|\b(?:{EQUALLY})|\bdifferential\s+between\b"
     # "Codes to consider: F41.1, F43.22", "diagnóstico diferencial", "no es posible decidir"
     r"|\bto\s+consider\b|\bconsider\s*:|\bdiferencial\b|\bdiff[ée]rentiel(?:le)?\b"
     r"|\bdifferenzial\w*|\bno\s+es\s+posible\s+decidir|\bfrente\s+a\b"

@@ -9,6 +9,7 @@ import re
 
 from selfdx.datasets.icd10 import extract_codes, manifestation_code, normalize_code
 from selfdx.instruments.answers.code_clauses import ASIDE, CLAUSE, CODE, OPEN
+from selfdx.instruments.answers.doubt import EQUALLY
 
 CHOICE = re.compile(
     r"\b(?:or|vs\.?|versus|either|possible|both\s+(?:are|remain|fit)"
@@ -45,7 +46,8 @@ SENTENCE = re.compile(r"(?<!\d)\.(?!\d)|\.(?=\s)|[?!\n]")
 KEPT_OPEN = re.compile(
     r"\b(?:cannot|can't|can\s+not)\s+(?:yet\s+)?be\s+(?:excluded|ruled\s+out)"
     r"|\bnot\s+(?:yet\s+)?(?:been\s+)?(?:excluded|ruled\s+out)|\bremains?\s+possible"
-    r"|\bneeds?\s+to\s+be\s+(?:excluded|ruled\s+out)|\b(?:differential|ddx)\s*[:：]",
+    r"|\bneeds?\s+to\s+be\s+(?:excluded|ruled\s+out)|\b(?:differential|ddx)\s*[:：]"
+    rf"|\b(?:{EQUALLY})",
     re.IGNORECASE,
 )
 

@@ -70,11 +70,14 @@ RECODED = re.compile(
 )
 
 
+HELD_OPEN = ""  # what `revised` gives for a revision that only holds another code open
+
+
 def revised(reply: str) -> str:
     """`reply` without each code that a revision withdraws ("F32.1, actually F33.1", "F32.1 ->
     F33.1", "F32.1 (revised to F33.1)"): the withdrawn code and the words up to the revision go.
-    A revision whose new code is set aside or kept open ("F32.1, actually F33.1 was considered")
-    withdraws nothing."""
+    A revision whose new code is set aside ("F32.1, actually F33.1 was considered") withdraws
+    nothing; one that keeps the new code open beside the old leaves no code (`HELD_OPEN`)."""
     found = list(CODE.finditer(reply))
     cuts: list[tuple[int, int]] = []
     for old, new in zip(found, found[1:], strict=False):
@@ -86,6 +89,8 @@ def revised(reply: str) -> str:
             continue
         ends = CLAUSE.search(reply, new.end())
         rest = reply[old.end() + marker.end() : ends.start() if ends else len(reply)]
+        if OPEN.search(rest) and not ASIDE.search(rest):
+            return HELD_OPEN  # "F32.1. Actually ... F34.1 is just as plausible": a hedge
         if ASIDE.search(rest) or OPEN.search(rest):
             continue
         cuts.append((old.start(), old.end() + marker.end()))

@@ -78,11 +78,13 @@ from selfdx.instruments.answers.code_layouts import (
     table_choice,
 )
 from selfdx.instruments.answers.code_set_aside import (
+    HELD_OPEN,
     comparisons_plain,
     history_set_aside,
     listed_under_open_heading,
     revised,
 )
+from selfdx.instruments.answers.doubt import without_struck
 from selfdx.judge.behaviour import first_code
 
 STATEMENT = re.compile(
@@ -198,6 +200,7 @@ FINAL_ANSWER = re.compile(r"\bfinal\s+(?:answer|code|diagnosis)[\s*_]*[:：]([^\
 
 def reply_code(reply: str) -> str | None:
     """The diagnosis code of an unjudged reply (see the module)."""
+    reply = without_struck(reply)  # "~~F32.1~~ F33.1": the struck code is taken back
     if len(WEIGHTED_CODE.findall(reply)) > 1 or NO_DIAGNOSIS.search(reply):
         return None
     chosen = table_choice(reply)
@@ -213,7 +216,10 @@ def reply_code(reply: str) -> str | None:
             return None  # "DIAGNOSE: PTSD (F43.1)" then "Final answer: F43.0"
     reply = listed_under_open_heading(NO_DISORDER_CODE.sub(" ", reply))
     reply = bare_tokens_set_aside(loosely_written(comparisons_plain(json_conclusion(reply))))
-    reply = history_set_aside(revised(RANGE.sub(" ", reply)))
+    reply = revised(RANGE.sub(" ", reply))
+    if reply == HELD_OPEN:
+        return None
+    reply = history_set_aside(reply)
     stated = stated_code(reply)
     if stated and any(
         normalize_code(m.group(1)) != stated for m in RULED_OUT_LATER.finditer(reply)

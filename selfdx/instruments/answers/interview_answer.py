@@ -58,6 +58,7 @@ from selfdx.instruments.answers.diagnosis_clauses import (
     without_past,
 )
 from selfdx.instruments.answers.disorder_terms import disorder_terms
+from selfdx.instruments.answers.doubt import kept_open
 from selfdx.instruments.answers.strict_parser import parse_strict
 
 # The disorders an answer may name: the graph, or a code -> name table (the answer check's).
@@ -136,6 +137,10 @@ class AnswerReading:
     codes: frozenset[str] = frozenset()
 
 
+def letter_of(reading: AnswerReading, case: InterviewCase) -> str:
+    return "ABCDEFGH"[case.option_codes.index(reading.code)]
+
+
 def read_letters(text: str, case: InterviewCase) -> AnswerReading:
     parsed = parse_strict(f"Answer: {text}", case.option_names)
     if parsed.letters is None or not parsed.letters:
@@ -202,8 +207,31 @@ def psychosis_beside(code: str, text: str, kg: Disorders) -> bool:
     return has_variant and bool(PSYCHOTIC_WORDS.search(text)) and not NO_PSYCHOSIS.search(text)
 
 
+# A choice between two disorders, one of them perhaps outside MentalKG: "Panic disorder vs GAD",
+# "Social anxiety disorder or GAD"; "MDD or Major Depressive Disorder" names one.
+CHOICE = re.compile(r"\s(?:vs\.?|versus|or)\s", re.IGNORECASE)
+
+
+DISORDER_WORD = re.compile(
+    r"(?i:disorder|syndrome|nervosa|phobia|depression|psychosis|schizophrenia|anxiety|mania)"
+    r"|\b[A-Z]{2,5}\b"
+)
+
+
+def one_either_side(text: str, codes: set[str], kg: Disorders) -> bool:
+    """Whether a choice in `text` names one disorder only: the same one on both sides, or no
+    disorder on the side without a MentalKG name."""
+    left, right = CHOICE.split(text, maxsplit=1)
+    sides = (free_text_codes(left, kg), free_text_codes(right, kg))
+    if all(sides):
+        return sides[0] == sides[1] == codes
+    return not DISORDER_WORD.search(right if not sides[1] else left)
+
+
 def read_free_text(text: str, kg: Disorders) -> AnswerReading:
     codes = free_text_codes(text, kg)
+    if len(codes) == 1 and CHOICE.search(text) and not one_either_side(text, codes, kg):
+        return AnswerReading(None, "hedged", "a choice between disorders")
     if len(codes) == 1 and psychosis_beside(next(iter(codes)), text, kg):
         return AnswerReading(None, "hedged", "psychotic features beside a disorder without them")
     if len(codes) == 1 and ONE_HEDGED.search(text):
@@ -248,11 +276,19 @@ def read_answer(
         return AnswerReading(None, "unreadable", reason)
     if case.answers:
         hedged = bool(HEDGE.search(unmasked(kept_masked, ["" for _ in names_at])))
-        return read_answer_set(kept, case, kg, answer_format, hedged)
+        reading = read_answer_set(kept, case, kg, answer_format, hedged)
+        if reading.status == "named" and answer_format == "letters":
+            letters = {"ABCDEFGH"[case.option_codes.index(c)] for c in reading.codes}
+            if doubt := kept_open(text, letters):
+                return AnswerReading(None, "hedged", doubt)
+        return reading
     if answer_format == "letters" and RULE_OUT.search(kept):
         return AnswerReading(None, "hedged", "an option held open (rule out)")
     if answer_format == "letters":
-        return read_letters(kept, case)
+        reading = read_letters(kept, case)
+        if reading.status == "named" and (doubt := kept_open(text, {letter_of(reading, case)})):
+            return AnswerReading(None, "hedged", doubt)
+        return reading
     return read_free_text(kept, kg)
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from selfdx.instruments.answers.after_answer import ADDS, NOT_ADDED, RULED_OUT
+from selfdx.instruments.answers.doubt import without_struck
 
 KEYWORD = re.compile(
     r"^\s*[*_#]*\s*(QUESTION|DIAGNOSIS|DECLINE|CRITERIA\s+MET)\s*[*_]*\s*(?::|[-–—](?=\s))"
@@ -113,7 +114,11 @@ def field_text(reply: str, start: int) -> str:
 
 REVISION = re.compile(
     r"\b(?:actually|on\s+(?:reflection|second\s+thought)|scratch\s+that|or\s+maybe"
-    r"|(?:could|might)\s+(?:also\s+)?be|not\s+sure)\b|^\W*wait\b"
+    r"|(?:could|might)\s+(?:also\s+|equally\s+)?be|not\s+sure)\b|^\W*wait\b"
+    # another answer kept as likely: "A is just as likely", "Bipolar II is equally possible",
+    # "B remains possible", "It is B or A"
+    r"|\b(?:equally|just\s+as)\s+(?:possible|likely|plausible|probable)\b"
+    r"|\bremains?\s+(?:a\s+)?(?:possib|likely|plausible)|(?-i:\b[A-H]\s+or\s+[A-H]\b)"
     r"|\b(?:edit(?:ed)?|corrections?|update[d]?|revised)(?:\s+answer)?\s*:",
     re.IGNORECASE,
 )
@@ -186,12 +191,16 @@ def same_letters(one: str, other: str) -> bool:
     return {frozenset(re.findall(r"\b[A-H]\b", t)) for t in texts}.__len__() == 1
 
 
+# A field left empty on purpose: "DECLINE: n/a", "DECLINE: none", "DECLINE: -".
+EMPTY_FIELD = re.compile(r"^[\s*_]*(?:n/?a|none|no|nil|-+|–|—|not\s+applicable)?[\s*_.]*$", re.I)
+
+
 def parse_reply(reply: str) -> ParsedReply:
     """Read the first keyword line (QUESTION, DIAGNOSIS or DECLINE) of a reply.
 
     A reply with no keyword but a question mark counts as a question (models often drop the
     prefix); anything else is unparsed. A reply written as JSON is read by its keys."""
-    reply = HEADING.sub(lambda m: m.group(1) + ":", from_json(reply))
+    reply = HEADING.sub(lambda m: m.group(1) + ":", from_json(without_struck(reply)))
     if not KEYWORD.search(reply):  # "Based on all this, DIAGNOSIS: B. CRITERIA MET: yes."
         reply = INLINE_KEYWORD.sub(lambda m: "\n" + m.group(1), reply)
     found = [m for m in KEYWORD.finditer(reply) if not m.group(1).upper().startswith("CRITERIA")]
@@ -217,7 +226,12 @@ def parse_reply(reply: str) -> ParsedReply:
             text = f"{text}; {taken}"
     if kind == "QUESTION":
         return ParsedReply("question", question=text) if text else ParsedReply("unparsed")
-    if kind == "DECLINE":
+    declines = [m for m in found[1:] if m.group(1).upper() == "DECLINE"]
+    if kind == "DECLINE" or any(
+        not EMPTY_FIELD.match(field_text(reply, m.end())) for m in declines
+    ):
+        # a DECLINE after the answer withdraws it ("DIAGNOSIS: A ... I have to withdraw that.
+        # DECLINE: the history was contradictory")
         return ParsedReply("decline", diagnosis=None)
     claims: list[Claim | None] = []
     for match in KEYWORD.finditer(reply):

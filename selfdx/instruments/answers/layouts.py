@@ -1,5 +1,6 @@
 """Answers given as a layout rather than a sentence: a table of the options with ticks, an
-`<answer>` tag, letters marked ✓ or ✗ on their own lines, a checklist, a JSON field. Each is
+`<answer>` tag, letters marked ✓ or ✗ on their own lines, a checklist, a JSON field, a closing
+arrow. Each is
 restated as an `Answer: ...` line at the end of the reply, which the strict parser then reads
 as it reads any answer statement (so a layout that disagrees with the prose is a contradiction,
 never a silent choice between them)."""
@@ -24,6 +25,13 @@ CHECKBOX = re.compile(r"^\s*(?:[-*+•]\s*)?\[([ xX✓✔])\]\s*(.+?)\s*$", re.M
 TABLE_ROW = re.compile(r"^\s*\|(.+)\|\s*$", re.MULTILINE)
 ROW_LETTER = re.compile(r"^[*_\s]*(?:option\s+)?([A-D])(?:[.):\s*_]|$)", re.IGNORECASE)
 TICK = re.compile(r"^[*_\s]*(?:yes|y|✓|✔|✅|☑|selected|applies|true)(?!\w)", re.IGNORECASE)
+# A conclusion after an arrow that closes the reply, past the end of a sentence: "... with GAD
+# (B). → B & C" (within a sentence, "D -> B" moves the answer, which the parser reads as such).
+ARROW_END = re.compile(
+    r"(?:[.;!)]|^)[ \t]*(?:→|->|=>|⇒|⟶)[ \t]*([A-D](?:[ \t]*(?:,|&|\+|and)[ \t]*[A-D])*)"
+    r"[ \t]*\.?\s*\Z",
+    re.MULTILINE,
+)
 CROSS = re.compile(r"^[*_\s]*(?:no|n|✗|✘|❌|☐|x|false|not)(?!\w)", re.IGNORECASE)
 
 
@@ -60,6 +68,9 @@ def with_layout_answers(body: str) -> str:
     if len(boxes) >= 2:
         ticked = [item for mark, item in boxes if mark.strip()]
         body = f"{body}\nAnswer: {' and '.join(ticked) if ticked else 'none of the above'}"
+    arrow = ARROW_END.search(body)
+    if arrow:
+        body = f"{body}\nAnswer: {arrow.group(1)}"
     json_answer = list(JSON_ANSWER.finditer(body))
     if json_answer:
         value = re.sub(r'[\[\]"]', " ", json_answer[-1].group(1))

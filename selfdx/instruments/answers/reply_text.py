@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from selfdx.datasets.mentalbench.schema import LETTERS
 from selfdx.instruments.answers.disorder_terms import disorder_terms, named_codes
+from selfdx.instruments.answers.doubt import without_struck
 
 REASONING_TAGS = ("think", "thinking", "reasoning", "reflection", "scratchpad")
 CLOSED_BLOCK = re.compile(
@@ -51,6 +52,7 @@ def clean_markdown(text: str) -> str:
     """Drop emphasis, code marks, headings, quotes, bullets and LaTeX wrappers; keep the words."""
     # a footnote mark ("A, B¹") is no digit of the answer: it goes before NFKC makes it "1"
     text = SUPERSCRIPT.sub("", text)
+    text = without_struck(text)  # "~~A~~ B": what is struck through is taken back
     # a boxed answer is an answer statement of its own, so that one that differs from the
     # reply's other statement is seen ("The presentation supports C and B." then "\boxed{C}")
     text = BOXED.sub(boxed_statement, text).replace("\\&", "&")

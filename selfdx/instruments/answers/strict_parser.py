@@ -43,6 +43,7 @@ from selfdx.instruments.answers.answer_statement import (
     statement,
     under_heading,
 )
+from selfdx.instruments.answers.doubt import kept_open
 from selfdx.instruments.answers.layouts import with_layout_answers
 from selfdx.instruments.answers.letter_grammar import read_expression
 from selfdx.instruments.answers.letter_tokens import tokenize
@@ -155,6 +156,8 @@ def parse_strict(text: object, options: Sequence[str]) -> ParsedAnswer:
         return unparsed("ambiguous", "options given with probabilities")
     if settled.letters == frozenset():
         return closest_after_none(body, settled)
+    if settled.letters and (doubt := kept_open(body, settled.letters)):
+        return unparsed("ambiguous", doubt)
     return settled
 
 

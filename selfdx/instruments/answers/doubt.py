@@ -1,0 +1,88 @@
+"""Doubt that a reply keeps beside its answer, wherever it says it: another option "just as
+likely", one that "would be right instead", a member of the answer marked "possibly", an
+"else B" after a condition, a JSON field of possible options. A reader that finds its answer
+asks `kept_open` before it credits it; whatever it finds leaves the answer unread, never
+guessed.
+
+Options are letters (`A` to `H`) or the letter tokens the strict parser puts in place of an
+option's name (`\\ue000A\\ue001`).
+"""
+
+from __future__ import annotations
+
+import re
+
+OPTION = r"(?:\b[A-H]\b|\ue000[A-H]\ue001)"
+LETTER = re.compile(r"\b([A-H])\b|\ue000([A-H])\ue001")
+# Another answer as good as the one given: "A is just as likely", "equally plausible",
+# "D would be right instead", "B remains possible".
+# (in English, German, Spanish, French, Portuguese: "ebenso wahrscheinlich", "igualmente probable")
+EQUALLY = (
+    r"(?:just|equally|every\s+bit)\s+as\s+(?:likely|possible|plausible|probable|valid|good)"
+    r"|equally\s+(?:likely|possible|plausible|probable|valid|good|consistent)"
+    r"|(?:ebenso|gleich|genauso)\s+(?:wahrscheinlich|möglich|plausibel)"
+    r"|igualmente\s+(?:probable|posible|plausible|prov[áa]vel|poss[íi]vel)"
+    r"|[ée]galement\s+(?:probable|possible|plausible)|aussi\s+probable"
+    r"|tambi[ée]n\s+(?:es\s+)?(?:posible|probable)|tamb[ée]m\s+(?:[ée]\s+)?poss[íi]vel"
+)
+EQUAL = re.compile(
+    rf"\b(?:{EQUALLY}"
+    r"|(?:would|could|might)\s+be\s+(?:right|correct|the\s+(?:answer|diagnosis))\s+instead"
+    r"|remains?\s+(?:a\s+|just\s+as\s+|equally\s+)?(?:possib|likely|plausible|an?\s+option))",
+    re.IGNORECASE,
+)
+# What denies the likeness: "A is not equally likely", "B no longer remains possible".
+DENIED = re.compile(r"\b(?:not|no\s+longer|never|hardly|nowhere\s+near)\b|n't\b", re.IGNORECASE)
+# A condition's other branch: "A (if ...), else B", "C; otherwise D".
+ELSE = re.compile(r"\b(?:else|otherwise)\b[\s,:]*(?:it(?:'s|\s+is|\s+would\s+be)\s+)?" + OPTION)
+# A member of the answer marked as doubtful beside it: "A & B (B possibly)", "B (possibly)",
+# "B (subthreshold, monitor)", "B?" inside a set.
+MEMBER = re.compile(
+    r"\(\s*(?:" + OPTION + r"\s+)?(?:possibly|possible|maybe|perhaps|uncertain|unsure"
+    r"|subthreshold|sub-threshold|questionable|(?:only\s+)?if\b|\?)[^)]*\)",
+    re.IGNORECASE,
+)
+# A JSON field of options kept open: {"answer": ["A"], "possible": ["B"]}.
+JSON_OPEN = re.compile(
+    r'"(?:possible|possibly|maybe|differentials?|alternatives?|consider(?:ed)?|uncertain'
+    r'|rule[_ ]?outs?|also[_ ]possible)"\s*:\s*(?:\[\s*)?"\s*[A-H]\b',
+    re.IGNORECASE,
+)
+# Two other options ranked after the answer: "B; A is less likely than C" leaves A and C open.
+RANKED = re.compile(r"\b(?:less|more)\s+(?:likely|probable)\s+than\b", re.IGNORECASE)
+# Struck-through text is what the reply takes back: "~~A~~ B", "<del>F32.1</del> F33.1".
+STRUCK = re.compile(r"~~(?!\s)[^~\n]+?~~|<(del|s|strike)>.*?</\1>", re.IGNORECASE | re.DOTALL)
+SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+|\s+[-–—]\s+")
+
+
+def without_struck(text: str) -> str:
+    """`text` without what it strikes through."""
+    return STRUCK.sub(" ", text)
+
+
+def letters_in(text: str) -> set[str]:
+    return {m.group(1) or m.group(2) for m in LETTER.finditer(text)}
+
+
+def kept_open(text: str, answer: frozenset[str] | set[str]) -> str | None:
+    """Why the doubt in `text` leaves `answer` (its letters) open, or None where there is none:
+    another option said to be as good, a condition's other branch, a member of the answer
+    marked doubtful, a JSON field of possible options."""
+    if JSON_OPEN.search(text):
+        return "options listed as possible beside the answer"
+    for sentence in SENTENCE.split(text):
+        equal = EQUAL.search(sentence)
+        if equal and not DENIED.search(sentence[max(0, equal.start() - 25) : equal.start()]):
+            if letters_in(sentence) - set(answer):
+                return "another option kept as likely"
+        if RANKED.search(sentence) and len(letters_in(sentence) - set(answer)) >= 2:
+            return "two other options ranked beside the answer"
+        other = ELSE.search(sentence)
+        if other and letters_in(other.group(0)) - set(answer):
+            return "another option as a condition's other branch"
+    for member in MEMBER.finditer(text):
+        before = text[max(0, member.start() - 3) : member.start()]
+        named = letters_in(member.group(0)) or letters_in(before)
+        if named & set(answer):
+            return "a member of the answer marked doubtful"
+    return None
