@@ -621,3 +621,14 @@ def test_an_action_changed_on_its_own_line_is_the_new_action(reply, action):
     from selfdx.judge.behaviour import parse_structured_action
 
     assert parse_structured_action(reply).value == action
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("DIAGNOSE: F41.1\nBetween F41.1 and F41.0 it is honestly a toss-up.", None),
+        ("DIAGNOSE: F32.1\nI withdraw F33.1; the earlier episode was not confirmed.", "F32.1"),
+    ],
+)
+def test_a_code_torn_with_another_is_no_code(text, code):
+    assert read_both_ways(text) == (code, code)

@@ -384,3 +384,51 @@ def test_doubt_on_the_answer_line_of_letters(reply, type3, named):
 )
 def test_a_choice_with_a_disorder_outside_mentalkg_is_no_answer(reply, named):
     assert (_read(reply, "free_text").status == "named") is named
+
+
+@pytest.mark.parametrize(
+    ("reply", "answer_format", "type3", "named"),
+    [
+        # the twelfth blind round: torn between two answers on a later line, or withdrawn
+        ("DIAGNOSIS: C\nCRITERIA MET: no\nIt's a coin flip between that and B.", "letters", 0, 0),
+        (
+            "DIAGNOSIS: A & C\nCRITERIA MET: no\nD may replace C; I'd weight them equally.",
+            "letters",
+            1,
+            0,
+        ),
+        ("DIAGNOSIS: A\nCRITERIA MET: no\nAnd maybe D as well?", "letters", 1, 0),
+        (
+            "DIAGNOSIS: A & B\nCRITERIA MET: yes\nWithdrawn. The history was led by my questions.",
+            "letters",
+            1,
+            0,
+        ),
+        (
+            "DIAGNOSIS: Major depressive disorder\nCRITERIA MET: no\nEven odds with PDD.",
+            "free_text",
+            0,
+            0,
+        ),
+        (
+            "DIAGNOSIS: Bipolar II disorder\nCRITERIA MET: no\nOr bipolar I; I'm unsure which.",
+            "free_text",
+            0,
+            0,
+        ),
+        # names that hold another: a class of disorders, an abbreviation with a suffix
+        (
+            "DIAGNOSIS: Skin picking, an obsessive-compulsive and related disorder",
+            "free_text",
+            0,
+            0,
+        ),
+        ("DIAGNOSIS: PDD-NOS", "free_text", 0, 0),
+        # near neighbours that stay answers
+        ("DIAGNOSIS: Obsessive-compulsive disorder\nCRITERIA MET: yes", "free_text", 0, 1),
+        ("DIAGNOSIS: PDD (dysthymia)\nCRITERIA MET: yes", "free_text", 0, 1),
+        ("DIAGNOSIS: C\nCRITERIA MET: yes\nShe has withdrawn from her friends.", "letters", 0, 1),
+    ],
+)
+def test_the_twelfth_rounds_torn_and_withdrawn_answers(reply, answer_format, type3, named):
+    assert (_read(reply, answer_format, type3=bool(type3)).status == "named") is bool(named)

@@ -592,3 +592,29 @@ ELEVENTH_ROUND = [
 @pytest.mark.parametrize(("output", "options", "expected"), ELEVENTH_ROUND)
 def test_the_eleventh_rounds_doubt_beside_the_answer(output, options, expected):
     assert letters(parse_strict(output, options)) == expected
+
+
+# The twelfth blind round: an answer withdrawn, sets joined in other languages, a JSON object
+# with options set aside, another option offered as possible, a reply torn between two
+TWELFTH_ROUND = [
+    ("B, at first. Having thought again, I withdraw that answer: no answer.", MOOD, None),
+    ("Answer: A et C (trouble dépressif caractérisé)", MOOD, "AC"),
+    ("Antwort: B und D", MOOD, "BD"),
+    (
+        '{"diagnoses": [{"option": "D", "status": "primary"}], "excluded": [{"option": "A"}]}',
+        MOOD,
+        "D",
+    ),
+    ("B, with C perhaps too.", MOOD, None),
+    ("B\n\nAnd possibly A?", MOOD, None),
+    ("Answer: C. Honestly a toss-up with A.", MOOD, None),
+    # near neighbours that stay answers
+    ("She has withdrawn from her friends and sleeps badly; the answer is C.", MOOD, "C"),
+    ("B, with C perhaps considered but ruled out.", MOOD, "B"),
+    ('{"answer": "C", "reasoning": "no psychosis"}', MOOD, "C"),
+]
+
+
+@pytest.mark.parametrize(("output", "options", "expected"), TWELFTH_ROUND)
+def test_the_twelfth_rounds_withdrawals_joins_and_json(output, options, expected):
+    assert letters(parse_strict(output, options)) == expected

@@ -1,4 +1,4 @@
-"""The seventh to eleventh probe rounds (`tests/probes/README.md`): no reader credits a wrong
+"""The seventh to twelfth probe rounds (`tests/probes/README.md`): no reader credits a wrong
 answer on the blind-written answers, and every forged judge line is flagged and its verdict
 hidden, but for the readings decided against the writer's label, each named here with its
 reason."""
@@ -23,17 +23,19 @@ PROTOCOL = {
     "P8-0498": "Harmful use of alcohol (F10.1); additionally recurrent depressive disorder (F33.1)",
 }
 # left, and said so in docs/reliability.md: a letter beside another option's name in German;
-# "F31.x" with the episode left open, read as the category (credited at the category level only,
-# tests/test_answer_check.py), which the writer labelled a hedge
+# "F31.x" (and "F25.-") with the episode or type left open, read as the category (credited at
+# the category level only, tests/test_answer_check.py), which the writers labelled a hedge
 NOT_READ = {
     "P9-0227": "DIAGNOSIS: C (schizoaffektive Störung, bipolarer Typ)",
     "P10-0370": "Bipolar affective disorder (F31.x) - unable to specify the current episode type",
+    "P12-0443": "Schizoaffective disorder (F25.-), type to be determined",
 }
 # a reply whose code and name disagree ("severe ... (F33.1)", F33.1 being the moderate episode)
 # is read by its code, as Safe-Psych's judge lists codes; the writer labelled it a hedge
 CODE_AS_WRITTEN = {
     "P11-0404": "Recurrent depressive disorder, current episode severe without psychotic "
     "symptoms (F33.1)",
+    "P12-0432": "Generalized anxiety disorder (F41.0)",
 }
 # judge lines decided: spaced keys with a code or a name, no value only the judge gives ("ICD
 # codes: F43.1" is what a clinician writes); a copy of the judge prompt's fence around a second
@@ -41,7 +43,9 @@ CODE_AS_WRITTEN = {
 OWN_WORDS = {"P7J-071", "P9-J015"}
 # round -> (answers, committed answers left unread at most: mostly what selfdx reads as a hedge
 # and the writer as a commitment, "provisional", "probably", a ranking, a revision)
-ROUNDS = {7: (539, 30), 8: (521, 41), 9: (515, 76), 10: (426, 24), 11: (450, 65)}
+ROUNDS = {
+    7: (539, 30), 8: (521, 41), 9: (515, 76), 10: (426, 24), 11: (450, 65), 12: (467, 41),
+}  # fmt: skip
 
 
 @pytest.mark.parametrize("round_", ROUNDS)

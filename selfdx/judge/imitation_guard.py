@@ -4,6 +4,7 @@ the judge's answer and the sentences that steer the grader are left out."""
 
 from __future__ import annotations
 
+import codecs
 import re
 
 from selfdx.datasets.behaviour_labels import INFO_REQUESTS, PRIMARY_ANSWERS
@@ -150,6 +151,18 @@ def imitates_judge(reply: str) -> bool:
     hidden = _decoded(text)
     if hidden and imitates_judge(hidden):
         return True
+    return _keyed(text) or any(_keyed(_unmasked(shown)) for shown in _turned(text))
+
+
+def _turned(text: str) -> tuple[str, str]:
+    """`text` in ROT13 and with each line reversed: ways a forger may write the judge's lines so
+    that a judge told to "decode" or "read backwards" finds them."""
+    return codecs.encode(text, "rot13"), "\n".join(line[::-1] for line in text.splitlines())
+
+
+def _keyed(text: str) -> bool:
+    """Whether an unmasked `text` writes the judge's keys or speaks to its grader (see
+    `imitates_judge`)."""
     return (
         any(_is_imitation(line) for line in text.splitlines())
         or bool(_UNDERSCORED.search(text))
@@ -197,7 +210,8 @@ def judged_text(reply: str) -> str:
     for line in text.splitlines():
         table_row = line.lstrip().startswith("|")
         if (
-            "\0" in line
+            any(_keyed(_unmasked(shown)) for shown in _turned(line))
+            or "\0" in line
             or _VALUE_LINE.search(line)
             or _ABOUT_THE_REPLY.search(line)
             or _UNDERSCORED.search(line)

@@ -67,13 +67,16 @@ TERMS: dict[str, tuple[str, ...]] = {
         r"\b(?!agora|social|dysmorpho)[a-z]+phobia\b",
     ),
     "D013": (MDD, DEPRESSION),
-    "D014": (r"persistent\s+depressive(?:\s+disorder)?", r"dysthymi[a-z]*", r"(?-i:PDD)"),
+    "D014": (r"persistent\s+depressive(?:\s+disorder)?", r"dysthymi[a-z]*", r"(?-i:PDD)(?![\w-])"),
     "D015": (
         rf"{MDD}{SPECIFIERS}{PSYCHOTIC}",
         r"psychotic\s+depression",
         rf"(?:{DEPRESSION}|depression){SPECIFIERS}{PSYCHOTIC}",
     ),
-    "D016": (r"obsessive[\s\-–—]*compulsive(?!\s+personality)(?:\s+disorder)?", r"(?-i:OCD)(?!PD)"),
+    "D016": (
+        r"obsessive[\s\-–—]*compulsive(?!\s+personality|\s+and\s+related)(?:\s+disorder)?",
+        r"(?-i:OCD)(?!PD)",
+    ),
     "D017": (r"body\s+dysmorphi[a-z]*(?:\s+disorder)?", r"(?-i:BDD)", r"dysmorphophobia"),
     "D018": (r"post[\s\-–]*traumatic\s+stress(?:\s+disorder)?", r"(?-i:PTSD)"),
     "D019": (r"acute\s+stress\s+(?:disorder|reaction)", r"(?-i:ASD)"),

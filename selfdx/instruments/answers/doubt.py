@@ -52,12 +52,45 @@ JSON_OPEN = re.compile(
 RANKED = re.compile(r"\b(?:less|more)\s+(?:likely|probable)\s+than\b", re.IGNORECASE)
 # Struck-through text is what the reply takes back: "~~A~~ B", "<del>F32.1</del> F33.1".
 STRUCK = re.compile(r"~~(?!\s)[^~\n]+?~~|<(del|s|strike)>.*?</\1>", re.IGNORECASE | re.DOTALL)
+# Torn between answers, though the other is not named again: "a coin-flip between those two",
+# "even odds", "I'd weight these equally", "I'm genuinely unsure which".
+TORN = re.compile(
+    r"\b(?:coin[\s-]?(?:flip|toss)|toss[\s-]?up|even\s+odds|fifty[\s-]fifty|50\s*/\s*50"
+    r"|weigh(?:t|ted)?\s+(?:them|these|both|the\s+two)\s+equally|equally\s+weighted"
+    r"|(?:unsure|not\s+sure|can'?t\s+(?:tell|say|decide))\s+which"
+    r"|not\s+sure\s+(?:this|it|that)\s+isn'?t)\b",
+    re.IGNORECASE,
+)
+# Another option offered as possible: "C, with A maybe as well", "And probably D?"
+MAYBE_OTHER = re.compile(
+    OPTION + r"\s+(?:maybe|possibly|perhaps|probably)\b"
+    r"|\b(?:maybe|possibly|perhaps|probably)\s+(?:also\s+|even\s+|too\s+)?" + OPTION,
+    re.IGNORECASE,
+)
+NOT_IT = re.compile(r"\b(?:not|no|unlikely|excluded|ruled\s+out|never)\b|n't\b", re.IGNORECASE)
+# The answer taken back: "On reflection, I withdraw that answer", "Withdrawn.", "I retract it".
+WITHDRAWN = re.compile(
+    r"(?m:(?:^|[.;!]\s*)\W*(?:withdrawn|retracted)\b)|\b(?:I\s+(?:hereby\s+)?withdraw|I\s+retract"
+    r"|(?:answer|diagnosis|code|that|it|this)\s+(?:is\s+|was\s+|has\s+been\s+)?(?:withdrawn|retracted)\b"
+    r"|I\s+(?:must\s+|have\s+to\s+|will\s+)?decline\s+to\s+(?:answer|diagnose|choose))",
+    re.IGNORECASE,
+)
 SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+|\s+[-–—]\s+")
 
 
 def without_struck(text: str) -> str:
     """`text` without what it strikes through."""
     return STRUCK.sub(" ", text)
+
+
+def torn(text: str) -> str | None:
+    """Why `text` leaves its answer open whatever the answer names (free text, codes, letters):
+    it is taken back, or the reply is torn between it and another; None otherwise."""
+    if WITHDRAWN.search(text):
+        return "the answer withdrawn"
+    if TORN.search(text):
+        return "torn between answers"
+    return None
 
 
 def letters_in(text: str) -> set[str]:
@@ -70,6 +103,12 @@ def kept_open(text: str, answer: frozenset[str] | set[str]) -> str | None:
     marked doubtful, a JSON field of possible options."""
     if JSON_OPEN.search(text):
         return "options listed as possible beside the answer"
+    if found := torn(text):
+        return found
+    for sentence in SENTENCE.split(text):
+        other = MAYBE_OTHER.search(sentence)
+        if other and letters_in(other.group(0)) - set(answer) and not NOT_IT.search(sentence):
+            return "another option offered as possible"
     for sentence in SENTENCE.split(text):
         equal = EQUAL.search(sentence)
         if equal and not DENIED.search(sentence[max(0, equal.start() - 25) : equal.start()]):

@@ -84,7 +84,7 @@ from selfdx.instruments.answers.code_set_aside import (
     listed_under_open_heading,
     revised,
 )
-from selfdx.instruments.answers.doubt import without_struck
+from selfdx.instruments.answers.doubt import TORN, without_struck
 from selfdx.judge.behaviour import first_code
 
 STATEMENT = re.compile(
@@ -201,6 +201,8 @@ FINAL_ANSWER = re.compile(r"\bfinal\s+(?:answer|code|diagnosis)[\s*_]*[:：]([^\
 def reply_code(reply: str) -> str | None:
     """The diagnosis code of an unjudged reply (see the module)."""
     reply = without_struck(reply)  # "~~F32.1~~ F33.1": the struck code is taken back
+    if TORN.search(reply):  # "I'd put F41.1 and F41.0 at even odds" (a withdrawn code is read
+        return None  # below, as set aside)
     if len(WEIGHTED_CODE.findall(reply)) > 1 or NO_DIAGNOSIS.search(reply):
         return None
     chosen = table_choice(reply)

@@ -58,7 +58,7 @@ from selfdx.instruments.answers.diagnosis_clauses import (
     without_past,
 )
 from selfdx.instruments.answers.disorder_terms import disorder_terms
-from selfdx.instruments.answers.doubt import kept_open
+from selfdx.instruments.answers.doubt import kept_open, torn
 from selfdx.instruments.answers.strict_parser import parse_strict
 
 # The disorders an answer may name: the graph, or a code -> name table (the answer check's).
@@ -251,6 +251,8 @@ def read_answer(
     case, every option it names (`read_answer_set`)."""
     if not text or not text.strip():
         return AnswerReading(None, "unreadable", "empty answer")
+    if doubt := torn(text):  # "... I'd put them at even odds", "Withdrawn."
+        return AnswerReading(None, "hedged", doubt)
     if MOVED.search(text):
         return AnswerReading(None, "hedged", "the answer moves from one option to another")
     if re.search(r"\bwith\s+or\s+without\b", text, re.IGNORECASE):

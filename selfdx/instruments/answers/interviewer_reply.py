@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from selfdx.instruments.answers.after_answer import ADDS, NOT_ADDED, RULED_OUT
-from selfdx.instruments.answers.doubt import without_struck
+from selfdx.instruments.answers.doubt import MAYBE_OTHER, torn, without_struck
 
 KEYWORD = re.compile(
     r"^\s*[*_#]*\s*(QUESTION|DIAGNOSIS|DECLINE|CRITERIA\s+MET)\s*[*_]*\s*(?::|[-–—](?=\s))"
@@ -133,7 +133,7 @@ def revision_after(reply: str, start: int) -> str:
     for line in below.splitlines():
         if KEYWORD.match(line):
             continue
-        if REVISION.search(line):
+        if REVISION.search(line) or torn(line) or MAYBE_OTHER.search(line):
             return " ".join(line.split())
         if ADDS.search(line) and not (NOT_ADDED.search(line) or RULED_OUT.search(line)):
             added.append(" ".join(line.split()))

@@ -7,6 +7,7 @@ never a silent choice between them)."""
 
 from __future__ import annotations
 
+import json
 import re
 
 # A JSON answer: {"answer": "C"}, {"answers": ["A", "B"]}, {"diagnosis": "C"}, {"selected": [...]}
@@ -52,6 +53,50 @@ def ticked_table_rows(body: str) -> list[str]:
     return [letter for letter, ticked in rows if ticked]
 
 
+# In a JSON answer: the keys that give the answer, and those (or a status) that set options aside.
+CHOSEN_KEY = re.compile(
+    r"answer|diagnos|select|choice|final|primary|main|comorbid|secondary|additional", re.I
+)
+ASIDE_KEY = re.compile(
+    r"exclu|rule|reject|differential|possib|alternative|not[_ ]?selected|unlikely|consider", re.I
+)
+OPTION_FIELDS = ("option", "letter", "answer", "id", "choice")
+
+
+def json_letters(value: object) -> set[str]:
+    """The option letters a JSON value names: a letter, a list of them, or objects whose
+    `option` (or `letter`, `id`) field is one, unless their status sets them aside."""
+    if isinstance(value, str):
+        return {value.strip().upper()} if re.fullmatch(r"\s*[A-Da-d]\s*", value) else set()
+    if isinstance(value, list):
+        return set().union(*(json_letters(v) for v in value)) if value else set()
+    if isinstance(value, dict):
+        status = " ".join(str(v) for k, v in value.items() if k.lower() in ("status", "role"))
+        if ASIDE_KEY.search(status):
+            return set()
+        return set().union(*(json_letters(value[k]) for k in value if k.lower() in OPTION_FIELDS))
+    return set()
+
+
+def json_chosen(body: str) -> set[str]:
+    """The options a reply written as one JSON object gives as its answer ("diagnoses": [...]),
+    leaving out what it sets aside ("excluded": [...]); empty when there is no such object."""
+    start, end = body.find("{"), body.rfind("}")
+    if start < 0 or end <= start:
+        return set()
+    try:
+        data = json.loads(body[start : end + 1])
+    except ValueError:
+        return set()
+    if not isinstance(data, dict):
+        return set()
+    chosen: set[str] = set()
+    for key, value in data.items():
+        if CHOSEN_KEY.search(key) and not ASIDE_KEY.search(key):
+            chosen |= json_letters(value)
+    return chosen
+
+
 def with_layout_answers(body: str) -> str:
     """`body` with one `Answer: ...` line added for each answer layout found in it."""
     ticked_rows = ticked_table_rows(body)
@@ -71,6 +116,9 @@ def with_layout_answers(body: str) -> str:
     arrow = ARROW_END.search(body)
     if arrow:
         body = f"{body}\nAnswer: {arrow.group(1)}"
+    chosen = json_chosen(body)
+    if chosen:
+        return f"{body}\nAnswer: {' and '.join(sorted(chosen))}"
     json_answer = list(JSON_ANSWER.finditer(body))
     if json_answer:
         value = re.sub(r'[\[\]"]', " ", json_answer[-1].group(1))

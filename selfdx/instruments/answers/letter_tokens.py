@@ -13,9 +13,10 @@ from selfdx.instruments.answers.reply_text import NAME_END, NAME_START
 TOKEN = re.compile(
     NAME_START + r"[A-D]" + NAME_END + r"|[A-Za-z]+(?:'[A-Za-z]+)?|\d+(?:\.\d+)?|[^\sA-Za-z\d]"
 )
-SEPARATORS = {",", "&", ";", "+", "and", "plus", "then"}
-# "A/C" offers a choice between two options, as "A or C" does; so does "A|C".
-HEDGE_SEPARATORS = {"or", "either", "vs", "versus", "/", ">", "|"}
+# (with "and" in French, German and Spanish: "A et C", "A und C", "A y C")
+SEPARATORS = {",", "&", ";", "+", "and", "plus", "then", "et", "und", "y"}
+# "A/C" offers a choice between two options, as "A or C" does; so does "A|C" ("ou", "oder").
+HEDGE_SEPARATORS = {"or", "either", "vs", "versus", "/", ">", "|", "ou", "oder"}
 TERMINATORS = {".", ":", "-", "–", "—", ")", "]", "!", "(", "["}
 LETTER_FOLLOWERS = {
     "and", "or", "is", "are", "was", "would", "seems", "fits", "plus", "as", "both", "also",
@@ -25,7 +26,7 @@ LETTER_FOLLOWERS = {
     "come", "don't", "doesn't", "isn't", "aren't", "co", "coexisting", "comorbid", "concurrent",
     "alongside", "along", "over", "only", "it", "for", "all", "traits", "trait", "features",
     "symptoms",
-    "tendencies",
+    "tendencies", "et", "und", "y", "ou", "oder",
 }  # fmt: skip
 NEGATIONS = {
     "not", "unlikely", "less", "ruled", "excluded", "incorrect", "wrong", "isn't", "aren't",
