@@ -41,8 +41,11 @@ from selfdx.solvers.interview.solver import interview as interview_solver
 # "with or without", "PDD (dysthymia)", a letter whose specifier makes another option, an answer
 # given twice), the question reader's second round of issue 32 (idioms before screens, a screen's
 # scene, quotations, areas' bare words, duration, event and impairment wording), and
-# `risk_grader` (model: the grader role grades the risk turns; offline, the default, as before)
-TASK_VERSION = "10-A"
+# `risk_grader` (model: the grader role grades the risk turns; offline, the default, as before);
+# 11: the answer readers of the tenth to twelfth probe rounds (a DECLINE or a withdrawal after the
+# answer, doubt on a later line, a member of a set in doubt, a choice with a disorder outside
+# MentalKG, struck-through names, "PDD-NOS"), the reply reader's played-down yes
+TASK_VERSION = "11-A"
 # Each question adds two messages that every later call carries: the work grows with the square
 # of the budget, and a real interview is far shorter.
 MAX_QUESTIONS = 100

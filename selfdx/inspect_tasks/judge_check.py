@@ -27,7 +27,9 @@ from selfdx.judge.panel import panel_roles, require_panel
 from selfdx.run_facts import task_facts
 from selfdx.scorers.judge_check.scorer import judge_check_scorer
 
-TASK_VERSION = "1-A"
+# 2: the judge guard of the eleventh and twelfth probe rounds (what the judge is shown of a reply
+# that imitates its lines)
+TASK_VERSION = "2-A"
 
 
 def judge_check(

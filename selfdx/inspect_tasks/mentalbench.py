@@ -36,8 +36,10 @@ from selfdx.solvers.mentalbench.prompts import (
 # "not A or D", and "B, probably", "B and most likely C" as hedges; 5: a verdict on each option,
 # an option kept in the differential (a hedge), roles, ranges, continued lines, "Edit: C"; 6: the
 # sixth and seventh probe rounds (an option joined by "with" or a later sentence, a list that
-# ends the reply, ranked or kept-open lists, "Not selected:", "possible" verdicts, "C, E")
-TASK_VERSION = "6-A"
+# ends the reply, ranked or kept-open lists, "Not selected:", "possible" verdicts, "C, E"); 7: the
+# eighth to twelfth probe rounds (doubt kept beside the answer wherever it is said, withdrawn or
+# torn answers, struck-through options, a closing arrow, JSON objects, "A et C")
+TASK_VERSION = "7-A"
 
 
 @task

@@ -36,8 +36,9 @@ from selfdx.solvers.interview.solver import DEFAULT_PATIENT
 # 2: replies read by meaning, written probes; 3: question reader; 4: risk told as far as asked, a
 # guarded patient that tells once normalised (its probes follow); 5: the reply reader's rules of
 # 2026-12-07 (double negatives, negated yes-words, refusals, ...) and the question reader's second
-# round (idioms before screens, a screen's scene, quotations, duration and event wording)
-TASK_VERSION = "5-A"
+# round (idioms before screens, a screen's scene, quotations, duration and event wording); 6: a
+# played-down yes read as a yes ("Not really. Well - just the odd passing thought")
+TASK_VERSION = "6-A"
 WORDINGS = ("scripted", "written")
 
 

@@ -25,8 +25,11 @@ from selfdx.solvers.safe_psych.staged_disclosure import staged_disclosure
 # 2: forged judge lines, codes read; 3: statements read by meaning; 4: structured codes missed;
 # 5: revised, hedged and loose codes, lab tokens, a cause before its disorder, forged-line variants;
 # 6: the sixth and seventh probe rounds (comparisons, "neither ... nor", a differential list, codes
-# with probabilities, Z03, ICD titles holding "not", revisions in words, shortened judge keys)
-TASK_VERSION = "6-A"
+# with probabilities, Z03, ICD titles holding "not", revisions in words, shortened judge keys);
+# 7: the eighth to twelfth probe rounds (struck-through codes, codes kept as likely in several
+# languages, a changed action on the first line, judge lines in other languages, base64, ROT13,
+# reversed, or broken over two lines)
+TASK_VERSION = "7-A"
 RUBRICS = {"caution": caution, "diagnosis_agreement": diagnosis_agreement}
 
 
