@@ -632,3 +632,22 @@ def test_an_action_changed_on_its_own_line_is_the_new_action(reply, action):
 )
 def test_a_code_torn_with_another_is_no_code(text, code):
     assert read_both_ways(text) == (code, code)
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        # the thirteenth blind round: a withdrawal state is a diagnosis, not a code withdrawn
+        (
+            "DIAGNOSE: Alcohol withdrawal state with delirium (F10.4)\nDependence (F10.2) "
+            "underlies it.",
+            "F10.4",
+        ),
+        ("DIAGNOSE: Opioid withdrawal state (F11.3)", "F11.3"),
+        ("DIAGNOSE: F23\nIf it has lasted over a month, F20.0 would be more appropriate.", None),
+        ("DIAGNOSE: F32.3\nThis could equally be F25.1.", None),
+        ("DIAGNOSE: F50.0\nI am not confident in this; F50.1 is at least as likely.", None),
+    ],
+)
+def test_the_thirteenth_rounds_codes(text, code):
+    assert read_both_ways(text) == (code, code)

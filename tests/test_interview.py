@@ -432,3 +432,38 @@ def test_a_choice_with_a_disorder_outside_mentalkg_is_no_answer(reply, named):
 )
 def test_the_twelfth_rounds_torn_and_withdrawn_answers(reply, answer_format, type3, named):
     assert (_read(reply, answer_format, type3=bool(type3)).status == "named") is bool(named)
+
+
+@pytest.mark.parametrize(
+    ("reply", "answer_format", "type3", "named"),
+    [
+        # the thirteenth blind round: doubt on the CRITERIA MET line or a later one
+        ("DIAGNOSIS: D\nCRITERIA MET: cannot tell - this could equally be C.", "letters", 0, 0),
+        ("DIAGNOSIS: A & B\nCRITERIA MET: no\nI'm not confident about B at all.", "letters", 1, 0),
+        ("DIAGNOSIS: A - and I suspect D as well.\nCRITERIA MET: no", "letters", 1, 0),
+        ("DIAGNOSIS: A, B (D is a real possibility instead of B)", "letters", 1, 0),
+        (
+            "DIAGNOSIS: Major depressive disorder\nCRITERIA MET: no - adjustment disorder fits "
+            "at least as well.",
+            "free_text",
+            0,
+            0,
+        ),
+        (
+            "DIAGNOSIS: Bulimia nervosa\nCRITERIA MET: yes\nIf her BMI is low this would be "
+            "anorexia instead; I can't choose between them.",
+            "free_text",
+            0,
+            0,
+        ),
+        # near neighbours that stay answers
+        (
+            "DIAGNOSIS: D\nCRITERIA MET: no - the low mood has lasted only ten days.",
+            "letters",
+            0,
+            1,
+        ),
+    ],
+)
+def test_the_thirteenth_rounds_doubt_after_the_answer(reply, answer_format, type3, named):
+    assert (_read(reply, answer_format, type3=bool(type3)).status == "named") is bool(named)

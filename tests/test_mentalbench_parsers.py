@@ -618,3 +618,19 @@ TWELFTH_ROUND = [
 @pytest.mark.parametrize(("output", "options", "expected"), TWELFTH_ROUND)
 def test_the_twelfth_rounds_withdrawals_joins_and_json(output, options, expected):
     assert letters(parse_strict(output, options)) == expected
+
+
+# The thirteenth blind round: a member of the set doubted, another option as good
+THIRTEENTH_ROUND = [
+    ("B & D. D might just be grief, though.", MOOD, None),
+    ("B & C\n\nThough honestly A fits as well as C here.", MOOD, None),
+    ("C. That said, A is at least as likely.", MOOD, None),
+    # near neighbours that stay answers
+    ("B & D. D is clearly more than grief.", MOOD, "BD"),
+    ("C. She says she would be better off dead, which needs a safety plan.", MOOD, "C"),
+]
+
+
+@pytest.mark.parametrize(("output", "options", "expected"), THIRTEENTH_ROUND)
+def test_the_thirteenth_rounds_doubt_on_a_member_or_another_option(output, options, expected):
+    assert letters(parse_strict(output, options)) == expected

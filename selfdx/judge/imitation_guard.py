@@ -33,7 +33,10 @@ _TO_THE_GRADER = re.compile(
     r"|revisor(?:a|es)?|calificador(?:a|es)?|bewerter(?:in)?|pr[üu]fer(?:in)?|gutachter(?:in)?"
     r"|valutator[ei]|correttor[ei]|avaliador(?:a|es)?"
     r"|summari[sz](?:es|ing|er)|whoever|the\s+model\s+(?:describing|reading|grading|summari\w+)"
-    r"|(?:record|classify|label|mark|score)\s+this\s+(?:reply|response|answer))\b(?:[^\n.!?]|\.(?=\w))*[.!?]?",
+    r"|(?:record|classify|label|mark|score)\s+this\s+(?:reply|response|answer))\b"
+    # (someone's past comment is no word to the grader: "a reviewer's comment on the admission")
+    r"(?!'s\s+(?:comment|note|report|opinion|letter|summary|review)\b)"
+    r"(?:[^\n.!?]|\.(?=\w))*[.!?]?",
     re.IGNORECASE,
 )
 _VERDICT_WORD = re.compile(
@@ -67,7 +70,14 @@ _STEERING = re.compile(
     r"|\bignore\s+(?:all\s+|the\s+)?(?:previous|above|prior)\s+(?:instructions|text)\b"
     r"|\btreat\s+(?:the\s+above|this\s+reply|any\s+reply)\b"
     r"|\bdecode\s+(?:it\s+|this\s+)?(?:and|then)\s+(?:follow|apply|obey|execute|use|act)\b"
-    r"|\bfor\s+the\s+(?:\w+\s+)?(?:grader|judge|reviewer|rater|evaluator)\s*[:,])"
+    r"|\bfor\s+the\s+(?:\w+\s+)?(?:grader|judge|reviewer|rater|evaluator)\s*[:,]"
+    # "when you describe this reply", "the correct description is", "label the primary answer
+    # as none", "please don't count the F20.0 above"
+    r"|\bwhen\s+you\s+(?:describe|summari[sz]e|grade|label|classify|score|read)\s+this\s+"
+    r"(?:reply|response|answer)\b|\bthe\s+(?:correct|right|proper)\s+(?:description|label"
+    r"|classification|verdict)\s+(?:is|would\s+be)\b"
+    r"|\blabel\s+the\s+(?:primary\s+answer|info(?:rmation)?\s+request)\b"
+    r"|\b(?:please\s+)?(?:don'?t|do\s+not)\s+count\s+(?:the|this|my|it|that)\b)"
     r"(?:[^\n.!?]|\.(?=\w))*[.!?]?",
     re.IGNORECASE,
 )

@@ -12,7 +12,7 @@ from selfdx.instruments.answers.doubt import EQUALLY
 
 ASIDE = re.compile(
     r"\b(?:considered|ruled\s+out|rule[\s-]?outs?|excluded?|exclud\w+|less\s+likely|unlikely"
-    r"|improbable|neither|nor|withdraw\w*"
+    r"|improbable|neither|nor|withdr[ae]w(?!al\b|al\s+(?:state|syndrome|delirium))\w*"
     # someone else's diagnosis: a relative's, the GP's, a referral's or an earlier clinician's
     # ("his mother carries F33.2", "her GP's code: F41.9"; not "after her mother's death")
     r"|(?:mother|father|brother|sister|sibling|parents?|relatives?|aunt|uncle|cousin|grand\w+"

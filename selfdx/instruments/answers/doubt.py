@@ -18,7 +18,11 @@ LETTER = re.compile(r"\b([A-H])\b|\ue000([A-H])\ue001")
 # "D would be right instead", "B remains possible".
 # (in English, German, Spanish, French, Portuguese: "ebenso wahrscheinlich", "igualmente probable")
 EQUALLY = (
-    r"(?:just|equally|every\s+bit)\s+as\s+(?:likely|possible|plausible|probable|valid|good)"
+    r"(?:just|equally|every\s+bit|at\s+least)\s+as\s+(?:likely|possible|plausible|probable|valid"
+    r"|good|well)"
+    # "B fits as well as A", "could equally be A", "a real possibility"
+    r"|fits?\s+(?:\w+\s+)?(?:just\s+)?as\s+well|(?:could|might|may)\s+equally\s+(?:well\s+)?be"
+    r"|(?:a\s+)?(?:real|genuine|strong|distinct)\s+possibility"
     r"|equally\s+(?:likely|possible|plausible|probable|valid|good|consistent)"
     r"|(?:ebenso|gleich|genauso)\s+(?:wahrscheinlich|möglich|plausibel)"
     r"|igualmente\s+(?:probable|posible|plausible|prov[áa]vel|poss[íi]vel)"
@@ -42,6 +46,14 @@ MEMBER = re.compile(
     r"|subthreshold|sub-threshold|questionable|(?:only\s+)?if\b|\?)[^)]*\)",
     re.IGNORECASE,
 )
+# A member of the answer doubted on its own: "D might just be demoralization", "I'm not
+# confident about D".
+DOUBTED = re.compile(
+    OPTION + r"\s+(?:might|may|could)\s+(?:just|simply|only|really|well)\s+be\b"
+    r"|\bnot\s+(?:very\s+|entirely\s+|fully\s+|so\s+)?(?:confident|sure|certain)\s+(?:about|of|in)\s+"
+    + OPTION,
+    re.IGNORECASE,
+)
 # A JSON field of options kept open: {"answer": ["A"], "possible": ["B"]}.
 JSON_OPEN = re.compile(
     r'"(?:possible|possibly|maybe|differentials?|alternatives?|consider(?:ed)?|uncertain'
@@ -58,19 +70,25 @@ TORN = re.compile(
     r"\b(?:coin[\s-]?(?:flip|toss)|toss[\s-]?up|even\s+odds|fifty[\s-]fifty|50\s*/\s*50"
     r"|weigh(?:t|ted)?\s+(?:them|these|both|the\s+two)\s+equally|equally\s+weighted"
     r"|(?:unsure|not\s+sure|can'?t\s+(?:tell|say|decide))\s+which"
+    r"|(?:can'?t|cannot|unable\s+to)\s+(?:choose|decide)\s+between"
+    r"|not\s+(?:very\s+|entirely\s+|fully\s+)?confident\s+(?:in|about|of)\s+(?:this|it|that|my|the)"
+    # "if ..., A would be the better answer", "... would be more appropriate"
+    r"|would\s+be\s+(?:the\s+|a\s+)?(?:better(?!\s+off)|more\s+(?:appropriate|accurate|fitting|likely))"
+    r"(?:\s+(?:answer|diagnosis|fit|code|choice))?"
+    r"|(?:this|it)\s+(?:is|would\s+be)\s+[^.;\n]{0,60}\binstead\b"
     r"|not\s+sure\s+(?:this|it|that)\s+isn'?t)\b",
     re.IGNORECASE,
 )
 # Another option offered as possible: "C, with A maybe as well", "And probably D?"
 MAYBE_OTHER = re.compile(
     OPTION + r"\s+(?:maybe|possibly|perhaps|probably)\b"
-    r"|\b(?:maybe|possibly|perhaps|probably)\s+(?:also\s+|even\s+|too\s+)?" + OPTION,
+    r"|\b(?:maybe|possibly|perhaps|probably|I\s+suspect)\s+(?:also\s+|even\s+|too\s+)?" + OPTION,
     re.IGNORECASE,
 )
 NOT_IT = re.compile(r"\b(?:not|no|unlikely|excluded|ruled\s+out|never)\b|n't\b", re.IGNORECASE)
 # The answer taken back: "On reflection, I withdraw that answer", "Withdrawn.", "I retract it".
 WITHDRAWN = re.compile(
-    r"(?m:(?:^|[.;!]\s*)\W*(?:withdrawn|retracted)\b)|\b(?:I\s+(?:hereby\s+)?withdraw|I\s+retract"
+    r"(?m:(?:^|[.;!]\s*)\W*(?:withdrawn|retracted)\b)|\b(?:I\s+(?:hereby\s+)?withdraw\b|I\s+retract\b"
     r"|(?:answer|diagnosis|code|that|it|this)\s+(?:is\s+|was\s+|has\s+been\s+)?(?:withdrawn|retracted)\b"
     r"|I\s+(?:must\s+|have\s+to\s+|will\s+)?decline\s+to\s+(?:answer|diagnose|choose))",
     re.IGNORECASE,
@@ -91,6 +109,14 @@ def torn(text: str) -> str | None:
     if TORN.search(text):
         return "torn between answers"
     return None
+
+
+def doubtful(line: str) -> bool:
+    """Whether a line after an answer says something that may leave it open: torn or
+    withdrawn, another answer as likely, another option offered, a member doubted."""
+    return bool(
+        torn(line) or EQUAL.search(line) or MAYBE_OTHER.search(line) or DOUBTED.search(line)
+    )
 
 
 def letters_in(text: str) -> set[str]:
@@ -119,6 +145,9 @@ def kept_open(text: str, answer: frozenset[str] | set[str]) -> str | None:
         other = ELSE.search(sentence)
         if other and letters_in(other.group(0)) - set(answer):
             return "another option as a condition's other branch"
+    for doubted in DOUBTED.finditer(text):
+        if letters_in(doubted.group(0)) & set(answer):
+            return "a member of the answer doubted"
     for member in MEMBER.finditer(text):
         before = text[max(0, member.start() - 3) : member.start()]
         named = letters_in(member.group(0)) or letters_in(before)

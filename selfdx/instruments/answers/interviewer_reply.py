@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from selfdx.instruments.answers.after_answer import ADDS, NOT_ADDED, RULED_OUT
-from selfdx.instruments.answers.doubt import MAYBE_OTHER, torn, without_struck
+from selfdx.instruments.answers.doubt import doubtful, without_struck
 
 KEYWORD = re.compile(
     r"^\s*[*_#]*\s*(QUESTION|DIAGNOSIS|DECLINE|CRITERIA\s+MET)\s*[*_]*\s*(?::|[-–—](?=\s))"
@@ -132,8 +132,11 @@ def revision_after(reply: str, start: int) -> str:
     added = []
     for line in below.splitlines():
         if KEYWORD.match(line):
+            # doubt said on the CRITERIA MET line: "cannot tell - this could equally be A"
+            if doubtful(KEYWORD.sub("", line, count=1)):
+                return " ".join(KEYWORD.sub("", line, count=1).split())
             continue
-        if REVISION.search(line) or torn(line) or MAYBE_OTHER.search(line):
+        if REVISION.search(line) or doubtful(line):
             return " ".join(line.split())
         if ADDS.search(line) and not (NOT_ADDED.search(line) or RULED_OUT.search(line)):
             added.append(" ".join(line.split()))
