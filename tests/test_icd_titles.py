@@ -82,7 +82,8 @@ TITLES = [
     ("F51.0", "Nonorganic insomnia"),
     (
         "F53.0",
-        "Mild mental and behavioural disorders associated with the puerperium, not elsewhere classified",
+        "Mild mental and behavioural disorders associated with the puerperium, "
+        "not elsewhere classified",
     ),
     ("F60.2", "Dissocial personality disorder"),
     ("F60.3", "Emotionally unstable personality disorder"),
