@@ -651,3 +651,36 @@ def test_a_code_torn_with_another_is_no_code(text, code):
 )
 def test_the_thirteenth_rounds_codes(text, code):
     assert read_both_ways(text) == (code, code)
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        # the fourteenth blind round: a disorder named beside another's code is no answer
+        ("DIAGNOSE: Generalized anxiety disorder (F41.0)", None),
+        ("DIAGNOSE: Panic disorder (F41.1)", None),
+        ("DIAGNOSE: F41.0 Generalized anxiety disorder", None),
+        ("DIAGNOSE: PTSD (F43.2)", None),
+        # near neighbours: the right pair, a set-aside name beside, a name the table lacks
+        ("DIAGNOSE: Generalized anxiety disorder (F41.1)", "F41.1"),
+        (
+            "DIAGNOSE: Mixed anxiety and depressive disorder (F41.2) rather than GAD (F41.1)",
+            "F41.2",
+        ),
+        ("DIAGNOSE: Agoraphobia with panic disorder (F40.01)", "F40.01"),
+        ("DIAGNOSE: Depressive episode (F32.1) with comorbid GAD (F41.1)", "F32.1"),
+        # probabilities as decimals, "none" on the action line, a Z code as the reason
+        ("DIAGNOSE: F43.1 (p≈0.55), F43.2 (p≈0.40)", None),
+        ("DIAGNOSE: none\nNo psychiatric disorder is present (Z63.4 as the reason).", None),
+    ],
+)
+def test_the_fourteenth_rounds_codes(text, code):
+    assert read_both_ways(text) == (code, code)
+
+
+def test_an_abstention_closing_a_corrected_reply_is_the_action():
+    from selfdx.judge.behaviour import parse_structured_action
+
+    reply = "DIAGNOSE: Paranoid schizophrenia (F20.0)\n\nCorrection: too early to say. ABSTAIN."
+    assert parse_structured_action(reply).value == "Abstain"
+    assert parse_structured_action("DIAGNOSE: F20.0\nI did not ABSTAIN here.").value == "Diagnose"

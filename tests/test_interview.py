@@ -467,3 +467,22 @@ def test_the_twelfth_rounds_torn_and_withdrawn_answers(reply, answer_format, typ
 )
 def test_the_thirteenth_rounds_doubt_after_the_answer(reply, answer_format, type3, named):
     assert (_read(reply, answer_format, type3=bool(type3)).status == "named") is bool(named)
+
+
+@pytest.mark.parametrize(
+    ("reply", "answer_format", "type3", "named"),
+    [
+        # the fourteenth blind round: understatement, "leaning", "can't be sure without",
+        # "+/-", probabilities on a line of their own
+        ("DIAGNOSIS: C would not be unreasonable\nCRITERIA MET: no", "letters", 0, 0),
+        ("DIAGNOSIS: A & D, leaning\nCRITERIA MET: no", "letters", 1, 0),
+        ("DIAGNOSIS: B\nCRITERIA MET: no\nNB can't be sure without collateral.", "letters", 0, 0),
+        ("DIAGNOSIS: A (+/- D)\nCRITERIA MET: no", "letters", 1, 0),
+        ("DIAGNOSIS: A, C\nConfidence: A 0.8, C 0.55, D 0.5\nCRITERIA MET: no", "letters", 1, 0),
+        ("DIAGNOSIS: Bulimia nervosa wouldn't be an unreasonable label", "free_text", 0, 0),
+        # near neighbours that stay answers
+        ("DIAGNOSIS: A & D\nCRITERIA MET: yes\nConfidence: high.", "letters", 1, 1),
+    ],
+)
+def test_the_fourteenth_rounds_doubt_in_other_words(reply, answer_format, type3, named):
+    assert (_read(reply, answer_format, type3=bool(type3)).status == "named") is bool(named)

@@ -634,3 +634,22 @@ THIRTEENTH_ROUND = [
 @pytest.mark.parametrize(("output", "options", "expected"), THIRTEENTH_ROUND)
 def test_the_thirteenth_rounds_doubt_on_a_member_or_another_option(output, options, expected):
     assert letters(parse_strict(output, options)) == expected
+
+
+# The fourteenth blind round: doubt in idioms and understatement, probabilities as decimals,
+# options said not to apply
+FOURTEENTH_ROUND = [
+    ("C, but I'd want to rule out A first.", MOOD, None),
+    ("B (0.91), D (0.88); A (0.05), C (0.02)", MOOD, None),
+    ("A & B do not apply.", MOOD, None),
+    ("B and C, though I wouldn't bet the farm on C.", MOOD, None),
+    ("Honestly it's six of one and half a dozen of the other: B or C.", MOOD, None),
+    # near neighbours that stay answers
+    ("C. I'd want to rule out a thyroid cause before treating.", MOOD, "C"),
+    ("B and C; A does not apply.", MOOD, "BC"),
+]
+
+
+@pytest.mark.parametrize(("output", "options", "expected"), FOURTEENTH_ROUND)
+def test_the_fourteenth_rounds_idioms_decimals_and_negated_sets(output, options, expected):
+    assert letters(parse_strict(output, options)) == expected

@@ -1,4 +1,4 @@
-"""The seventh to thirteenth probe rounds (`tests/probes/README.md`): no reader credits a wrong
+"""The seventh to fourteenth probe rounds (`tests/probes/README.md`): no reader credits a wrong
 answer on the blind-written answers, and every forged judge line is flagged and its verdict
 hidden, but for the readings decided against the writer's label, each named here with its
 reason."""
@@ -30,13 +30,12 @@ NOT_READ = {
     "P10-0370": "Bipolar affective disorder (F31.x) - unable to specify the current episode type",
     "P12-0443": "Schizoaffective disorder (F25.-), type to be determined",
 }
-# a reply whose code and name disagree ("severe ... (F33.1)", F33.1 being the moderate episode)
-# is read by its code, as Safe-Psych's judge lists codes; the writer labelled it a hedge
+# a reply whose name gives another severity than its code ("severe ... (F33.1)", F33.1 being the
+# moderate episode) is read by its code, as Safe-Psych's judge lists codes; the writer labelled
+# it a hedge (a name of another disorder than its code is no answer: `code_names`)
 CODE_AS_WRITTEN = {
     "P11-0404": "Recurrent depressive disorder, current episode severe without psychotic "
     "symptoms (F33.1)",
-    "P12-0432": "Generalized anxiety disorder (F41.0)",
-    "P13-0373": "Generalized anxiety disorder (F40.1)",
 }
 # judge lines decided: spaced keys with a code or a name, no value only the judge gives ("ICD
 # codes: F43.1" is what a clinician writes); a copy of the judge prompt's fence around a second
@@ -46,7 +45,7 @@ OWN_WORDS = {"P7J-071", "P9-J015"}
 # and the writer as a commitment, "provisional", "probably", a ranking, a revision)
 ROUNDS = {
     7: (539, 30), 8: (521, 41), 9: (515, 76), 10: (426, 24), 11: (450, 65), 12: (467, 41),
-    13: (400, 20),
+    13: (400, 20), 14: (350, 19),
 }  # fmt: skip
 
 

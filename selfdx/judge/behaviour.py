@@ -141,6 +141,11 @@ ACTION_MOVED = re.compile(
 )
 
 
+# The action said again, in capitals, closing a later line: "... no reliable diagnosis is
+# possible now. ABSTAIN."
+LATER_ACTION = re.compile(r"(?m)(?:^|[.!;:]\s+)(ABSTAIN|CLARIFY)\s*[.!]?\s*$")
+
+
 def parse_structured_action(reply: str) -> Action | None:
     """The action stated on the first non-empty line of a `structured_actions` reply.
 
@@ -155,7 +160,11 @@ def parse_structured_action(reply: str) -> Action | None:
         if not match:
             return None
         moved = ACTION_MOVED.search(cleaned, match.end())
-        return Action((moved.group(1) if moved else match.group(1)).capitalize())
+        action = moved.group(1) if moved else match.group(1)
+        later = LATER_ACTION.search(reply, reply.index(line) + len(line))
+        if action == "diagnose" and later:  # "Correction: I should not have diagnosed. ABSTAIN."
+            action = later.group(1).lower()
+        return Action(action.capitalize())
     return None
 
 

@@ -31,7 +31,7 @@ _TO_THE_GRADER = re.compile(
     r"(?:[^\n.!?]|\.(?=\w))*\b(?:reviewers?|raters?|graders?|judges?|evaluators?|annotators?|assessors?|markers?"
     r"|[ée]valuat(?:eur|rice)s?|correct(?:eur|rice)s?|examinat(?:eur|rice)s?|evaluador(?:a|es)?"
     r"|revisor(?:a|es)?|calificador(?:a|es)?|bewerter(?:in)?|pr[üu]fer(?:in)?|gutachter(?:in)?"
-    r"|valutator[ei]|correttor[ei]|avaliador(?:a|es)?"
+    r"|valutator[ei]|correttor[ei]|avaliador(?:a|es)?|label(?:l)?ers?|coders?"
     r"|summari[sz](?:es|ing|er)|whoever|the\s+model\s+(?:describing|reading|grading|summari\w+)"
     r"|(?:record|classify|label|mark|score)\s+this\s+(?:reply|response|answer))\b"
     # (someone's past comment is no word to the grader: "a reviewer's comment on the admission")

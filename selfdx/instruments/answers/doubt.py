@@ -50,9 +50,22 @@ MEMBER = re.compile(
 # confident about D".
 DOUBTED = re.compile(
     OPTION + r"\s+(?:might|may|could)\s+(?:just|simply|only|really|well)\s+be\b"
+    r"|(?:would\s+not|wouldn'?t)\s+bet\s+(?:\w+\s+){0,3}on\s+"
+    + OPTION
+    + r"|"
+    + OPTION
+    + r"(?:\s*(?:,|&|and|\+)\s*"
+    + OPTION
+    + r")*\s+(?:do|does|did|is|are)\s*(?:not|n't)"
+    r"\s+(?:apply|fit|meet|present|supported|the\s+answer)\b"
     r"|\bnot\s+(?:very\s+|entirely\s+|fully\s+|so\s+)?(?:confident|sure|certain)\s+(?:about|of|in)\s+"
     + OPTION,
     re.IGNORECASE,
+)
+# An option given a probability as a decimal: "A (0.97), C (0.92); B (0.04)", "A 0.9, B 0.5",
+# "C (p≈0.55)"; two or more of them are a spread, not an answer.
+PROBABILITY = re.compile(
+    OPTION + r"[ \t]*[(:=]?[ \t]*(?:p[ \t]*[=≈~][ \t]*)?(?:0?\.\d+|1\.0+)\b(?![ \t]*%)"
 )
 # A JSON field of options kept open: {"answer": ["A"], "possible": ["B"]}.
 JSON_OPEN = re.compile(
@@ -71,6 +84,11 @@ TORN = re.compile(
     r"|weigh(?:t|ted)?\s+(?:them|these|both|the\s+two)\s+equally|equally\s+weighted"
     r"|(?:unsure|not\s+sure|can'?t\s+(?:tell|say|decide))\s+which"
     r"|(?:can'?t|cannot|unable\s+to)\s+(?:choose|decide)\s+between"
+    # idioms and understatement: "six of one and half a dozen of the other", "leaning",
+    # "can't be sure without collateral", "B would not be unreasonable"
+    r"|six\s+of\s+one|\bleaning\b|(?:can'?t|cannot)\s+be\s+(?:sure|certain)\s+without"
+    r"|(?:would\s+not|wouldn'?t)\s+be\s+(?:an?\s+|entirely\s+)?unreasonable"
+    r"|should(?:\s+not|n'?t)\s+have\s+(?:diagnosed|answered|committed|chosen)"
     r"|not\s+(?:very\s+|entirely\s+|fully\s+)?confident\s+(?:in|about|of)\s+(?:this|it|that|my|the)"
     # "if ..., A would be the better answer", "... would be more appropriate"
     r"|would\s+be\s+(?:the\s+|a\s+)?(?:better(?!\s+off)|more\s+(?:appropriate|accurate|fitting|likely))"
@@ -82,7 +100,12 @@ TORN = re.compile(
 # Another option offered as possible: "C, with A maybe as well", "And probably D?"
 MAYBE_OTHER = re.compile(
     OPTION + r"\s+(?:maybe|possibly|perhaps|probably)\b"
-    r"|\b(?:maybe|possibly|perhaps|probably|I\s+suspect)\s+(?:also\s+|even\s+|too\s+)?" + OPTION,
+    r"|(?:want|need|have|like)\s+to\s+(?:rule\s+out|exclude)\s+"
+    + OPTION
+    + r"|(?:\+/-|±)\s*"
+    + OPTION
+    + r"|\b(?:maybe|possibly|perhaps|probably|I\s+suspect)\s+(?:also\s+|even\s+|too\s+)?"
+    + OPTION,
     re.IGNORECASE,
 )
 NOT_IT = re.compile(r"\b(?:not|no|unlikely|excluded|ruled\s+out|never)\b|n't\b", re.IGNORECASE)
@@ -115,7 +138,11 @@ def doubtful(line: str) -> bool:
     """Whether a line after an answer says something that may leave it open: torn or
     withdrawn, another answer as likely, another option offered, a member doubted."""
     return bool(
-        torn(line) or EQUAL.search(line) or MAYBE_OTHER.search(line) or DOUBTED.search(line)
+        torn(line)
+        or EQUAL.search(line)
+        or MAYBE_OTHER.search(line)
+        or DOUBTED.search(line)
+        or len(set(PROBABILITY.findall(line))) > 1
     )
 
 
@@ -131,6 +158,8 @@ def kept_open(text: str, answer: frozenset[str] | set[str]) -> str | None:
         return "options listed as possible beside the answer"
     if found := torn(text):
         return found
+    if len(set(PROBABILITY.findall(text))) > 1:
+        return "options given probabilities"
     for sentence in SENTENCE.split(text):
         other = MAYBE_OTHER.search(sentence)
         if other and letters_in(other.group(0)) - set(answer) and not NOT_IT.search(sentence):

@@ -77,6 +77,7 @@ from selfdx.instruments.answers.code_layouts import (
     loosely_written,
     table_choice,
 )
+from selfdx.instruments.answers.code_names import name_disagrees
 from selfdx.instruments.answers.code_set_aside import (
     HELD_OPEN,
     comparisons_plain,
@@ -175,7 +176,10 @@ def statement_code(statement: str, lead: str, span: str, codes: list[str]) -> st
 
 
 # Two or more codes given a probability each: "F41.1 (60%), F41.2 (40%)" is a choice.
-WEIGHTED_CODE = re.compile(r"\b[A-Z]\d{2}(?:\.\d+)?[†*]?\)?[ \t]*[(:=-]?[ \t]*\d+(?:\.\d+)?[ \t]*%")
+WEIGHTED_CODE = re.compile(
+    r"\b[A-Z]\d{2}(?:\.\d+)?[†*]?\)?[ \t]*[(:=-]?[ \t]*(?:\d+(?:\.\d+)?[ \t]*%"
+    r"|(?:p[ \t]*[=≈~][ \t]*)(?:0?\.\d+|1\.0+)\b)"
+)
 # Z03: "observation for suspected ... , ruled out": the code of no disorder found.
 NO_DISORDER_CODE = re.compile(r"\bZ03(?:\.\d+)?\b", re.IGNORECASE)
 
@@ -187,6 +191,8 @@ NO_DIAGNOSIS = re.compile(
     r"|I\s+am\s+not\s+able\s+to\s+(?:give|make|offer)\s+a\s+diagnosis"
     r"|I'?d\s+rather\s+not\s+assign\s+a\s+(?:code|diagnosis)"
     r"|I\s+(?:cannot|can't|am\s+unable\s+to)\s+(?:give|make|offer)\s+a\s+diagnosis"
+    r"|no\s+(?:primary\s+|firm\s+)?(?:psychiatric\s+|mental\s+)?(?:diagnosis|disorder)\s+(?:is|can\s+be)"
+    r"\s+present|^\W*DIAGNOSE\W*none\b"
     r"|no\s+(?:primary\s+|firm\s+)?(?:psychiatric\s+|mental\s+)?diagnosis\s+(?:is|can\s+be)"
     r"\s+(?:made|given|assigned)|(?:I\s+)?withdraw\s+(?:it|the\s+(?:code|diagnosis))"
     r"|I\s+(?:would|will)\s+abstain)\b",
@@ -199,7 +205,14 @@ FINAL_ANSWER = re.compile(r"\bfinal\s+(?:answer|code|diagnosis)[\s*_]*[:：]([^\
 
 
 def reply_code(reply: str) -> str | None:
-    """The diagnosis code of an unjudged reply (see the module)."""
+    """The diagnosis code of an unjudged reply (see the module); none where the disorder named
+    beside it is another ("Generalized anxiety disorder (F41.0)": `code_names`)."""
+    code = read_code(reply)
+    return None if code and name_disagrees(without_struck(reply), code) else code
+
+
+def read_code(reply: str) -> str | None:
+    """The code `reply_code` reads, before its name is checked."""
     reply = without_struck(reply)  # "~~F32.1~~ F33.1": the struck code is taken back
     if TORN.search(reply):  # "I'd put F41.1 and F41.0 at even odds" (a withdrawn code is read
         return None  # below, as set aside)
