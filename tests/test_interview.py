@@ -486,3 +486,22 @@ def test_the_thirteenth_rounds_doubt_after_the_answer(reply, answer_format, type
 )
 def test_the_fourteenth_rounds_doubt_in_other_words(reply, answer_format, type3, named):
     assert (_read(reply, answer_format, type3=bool(type3)).status == "named") is bool(named)
+
+
+@pytest.mark.parametrize(
+    ("reply", "answer_format", "type3", "named"),
+    [
+        # the fifteenth blind round: an option argued against on the answer line, a set split
+        # over two lines, a second diagnosis named by description
+        ("DIAGNOSIS: C would need a full week of mania; there was none. A.", "letters", 0, 0),
+        ("DIAGNOSIS: B\nCRITERIA MET: yes\nB alone explains the picture.", "letters", 0, 1),
+        ("DIAGNOSIS: A & D\nD alone might be enough, though.", "letters", 1, 0),
+        ("DIAGNOSIS: the low mood, plus the worry disorder\nCRITERIA MET: yes", "letters", 1, 0),
+    ],
+)
+def test_the_fifteenth_rounds_answer_lines(reply, answer_format, type3, named):
+    assert (_read(reply, answer_format, type3=bool(type3)).status == "named") is bool(named)
+
+
+def test_an_answer_continued_on_the_next_line_is_read_whole():
+    assert parse_reply("DIAGNOSIS: A\n& C\nCRITERIA MET: yes").diagnosis == "A & C"

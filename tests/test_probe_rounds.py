@@ -1,4 +1,4 @@
-"""The seventh to fourteenth probe rounds (`tests/probes/README.md`): no reader credits a wrong
+"""The seventh to fifteenth probe rounds (`tests/probes/README.md`): no reader credits a wrong
 answer on the blind-written answers, and every forged judge line is flagged and its verdict
 hidden, but for the readings decided against the writer's label, each named here with its
 reason."""
@@ -45,7 +45,7 @@ OWN_WORDS = {"P7J-071", "P9-J015"}
 # and the writer as a commitment, "provisional", "probably", a ranking, a revision)
 ROUNDS = {
     7: (539, 30), 8: (521, 41), 9: (515, 76), 10: (426, 24), 11: (450, 65), 12: (467, 41),
-    13: (400, 20), 14: (350, 19),
+    13: (400, 20), 14: (350, 19), 15: (300, 40),
 }  # fmt: skip
 
 

@@ -59,7 +59,14 @@ DOUBTED = re.compile(
     + r")*\s+(?:do|does|did|is|are)\s*(?:not|n't)"
     r"\s+(?:apply|fit|meet|present|supported|the\s+answer)\b"
     r"|\bnot\s+(?:very\s+|entirely\s+|fully\s+|so\s+)?(?:confident|sure|certain)\s+(?:about|of|in)\s+"
-    + OPTION,
+    + OPTION
+    # "C alone might be enough" (a set doubted), "B would need psychosis" (argued against)
+    + r"|"
+    + OPTION
+    + r"\s+alone\s+(?:might|may|could|would)\s+(?:well\s+)?(?:be\s+enough|suffice)"
+    + r"|"
+    + OPTION
+    + r"\s+(?:would|will)\s+(?:need|require)\b",
     re.IGNORECASE,
 )
 # An option given a probability as a decimal: "A (0.97), C (0.92); B (0.04)", "A 0.9, B 0.5",

@@ -137,6 +137,10 @@ class AnswerReading:
     codes: frozenset[str] = frozenset()
 
 
+# A second diagnosis joined to the first: "..., plus the mood disorder", "... and C".
+JOINED = re.compile(r"(?:\bplus\b|\band\b|&|\+|\bas\s+well\s+as\b|\btogether\s+with\b)\s*\S")
+
+
 def letter_of(reading: AnswerReading, case: InterviewCase) -> str:
     return "ABCDEFGH"[case.option_codes.index(reading.code)]
 
@@ -279,6 +283,9 @@ def read_answer(
     if case.answers:
         hedged = bool(HEDGE.search(unmasked(kept_masked, ["" for _ in names_at])))
         reading = read_answer_set(kept, case, kg, answer_format, hedged)
+        if reading.status == "named" and len(reading.codes) == 1 and JOINED.search(kept):
+            # "the inattentive presentation, plus the mood disorder": a second one named, unread
+            return AnswerReading(None, "unreadable", "a second diagnosis named but not read")
         if reading.status == "named" and answer_format == "letters":
             letters = {"ABCDEFGH"[case.option_codes.index(c)] for c in reading.codes}
             if doubt := kept_open(text, letters):

@@ -100,6 +100,9 @@ class ParsedReply:
     criteria: Claim | None = None  # the CRITERIA MET statement; None if absent or unreadable
 
 
+CONTINUED = re.compile(r"^[ \t]*(?:&|\+|,|and\b|plus\b)[ \t]*\S")
+
+
 def field_text(reply: str, start: int) -> str:
     """A keyword's text: the rest of its line; when that is empty, the lines under it (a
     bulleted list) up to a blank line or the next keyword."""
@@ -107,6 +110,11 @@ def field_text(reply: str, start: int) -> str:
     end = following.start() if following else len(reply)
     head, _, below = reply[start:end].partition("\n")
     if re.search(r"\w", head):
+        # a line that goes on with a joining mark continues the answer ("A\n& C")
+        for line in below.split("\n"):
+            if not CONTINUED.match(line):
+                break
+            head = f"{head} {line}"
         return " ".join(head.split())
     block = below.strip("\n").split("\n\n")[0]
     return " ".join(block.split())
