@@ -48,6 +48,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from selfdx.datasets.interview.cases import InterviewCase
+from selfdx.datasets.mentalbench.schema import LETTERS
 from selfdx.datasets.mentalkg.entities import MentalKG
 from selfdx.instruments.answers.diagnosis_clauses import (
     HEDGE,
@@ -141,8 +142,9 @@ class AnswerReading:
 JOINED = re.compile(r"(?:\bplus\b|\band\b|&|\+|\bas\s+well\s+as\b|\btogether\s+with\b)\s*\S")
 
 
-def letter_of(reading: AnswerReading, case: InterviewCase) -> str:
-    return "ABCDEFGH"[case.option_codes.index(reading.code)]
+def letter_of(code: str, case: InterviewCase) -> str:
+    """The letter of the option coded `code`."""
+    return LETTERS[case.option_codes.index(code)]
 
 
 def read_letters(text: str, case: InterviewCase) -> AnswerReading:
@@ -287,7 +289,7 @@ def read_answer(
             # "the inattentive presentation, plus the mood disorder": a second one named, unread
             return AnswerReading(None, "unreadable", "a second diagnosis named but not read")
         if reading.status == "named" and answer_format == "letters":
-            letters = {"ABCDEFGH"[case.option_codes.index(c)] for c in reading.codes}
+            letters = {letter_of(c, case) for c in reading.codes}
             if doubt := kept_open(text, letters):
                 return AnswerReading(None, "hedged", doubt)
         return reading
@@ -295,7 +297,9 @@ def read_answer(
         return AnswerReading(None, "hedged", "an option held open (rule out)")
     if answer_format == "letters":
         reading = read_letters(kept, case)
-        if reading.status == "named" and (doubt := kept_open(text, {letter_of(reading, case)})):
+        if reading.status == "named" and (
+            doubt := kept_open(text, {letter_of(reading.code, case)})
+        ):
             return AnswerReading(None, "hedged", doubt)
         return reading
     return read_free_text(kept, kg)

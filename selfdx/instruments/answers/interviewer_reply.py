@@ -123,10 +123,8 @@ def field_text(reply: str, start: int) -> str:
 REVISION = re.compile(
     r"\b(?:actually|on\s+(?:reflection|second\s+thought)|scratch\s+that|or\s+maybe"
     r"|(?:could|might)\s+(?:also\s+|equally\s+)?be|not\s+sure)\b|^\W*wait\b"
-    # another answer kept as likely: "A is just as likely", "Bipolar II is equally possible",
-    # "B remains possible", "It is B or A"
-    r"|\b(?:equally|just\s+as)\s+(?:possible|likely|plausible|probable)\b"
-    r"|\bremains?\s+(?:a\s+)?(?:possib|likely|plausible)|(?-i:\b[A-H]\s+or\s+[A-H]\b)"
+    # "It is B or A" (another answer kept as likely, in other words, is `doubt.doubtful`)
+    r"|(?-i:\b[A-H]\s+or\s+[A-H]\b)"
     r"|\b(?:edit(?:ed)?|corrections?|update[d]?|revised)(?:\s+answer)?\s*:",
     re.IGNORECASE,
 )
