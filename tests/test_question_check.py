@@ -17,7 +17,7 @@ from conftest import SHARED, metric_value, mock_output
 from inspect_ai import eval
 from sklearn.metrics import precision_recall_fscore_support
 
-from selfdx.datasets.question_check import PART_FILES, question_check_dataset, read_items
+from selfdx.datasets.question_check import PART_FILES, PARTS, question_check_dataset, read_items
 from selfdx.errors import ArgumentError, SelfdxError
 from selfdx.instruments.question_model import parse_reading
 from selfdx.instruments.question_reader import asked_about, read_question, risk_asked
@@ -49,7 +49,7 @@ def run_check(log_dir: str, **args) -> object:
 @pytest.mark.slow
 def test_metrics_equal_an_independent_computation(log_dir: str) -> None:
     log = run_check(log_dir, part="all")
-    assert len(log.samples) == len(question_check_dataset("demo", ["dev", "heldout"]))
+    assert len(log.samples) == len(question_check_dataset("demo", PARTS))
     for field, universe, prefix in (("asks", "kinds", "topic"), ("risk", "domains", "risk")):
         gold, read = pairs(log, field, universe)
         p, r, f, _ = precision_recall_fscore_support(gold, read, average="binary", zero_division=0)
@@ -60,14 +60,13 @@ def test_metrics_equal_an_independent_computation(log_dir: str) -> None:
     assert metric_value(log, "exact") == pytest.approx(sum(exact) / len(exact))
 
 
-def held_out_quality() -> dict[str, tuple[int, int, int]]:
-    """(tp, fp, fn) of the offline reader on every held-out turn, topics and risk, computed
-    here from the labels (not through the task's metrics)."""
-    items = read_items(PART_FILES["heldout"], "heldout")
+def held_out_quality(part: str = "heldout") -> dict[str, tuple[int, int, int]]:
+    """(tp, fp, fn) of the offline reader on every turn of a part never tuned on, topics and
+    risk, computed here from the labels (not through the task's metrics)."""
+    items = read_items(PART_FILES[part], part)
     data = str(RESOURCES) if RESOURCES.is_dir() else "demo"
-    cases = {
-        s.metadata["profile"]: s.metadata["case"] for s in question_check_dataset(data, ["heldout"])
-    }
+    samples = question_check_dataset(data, [part])
+    cases = {s.metadata["profile"]: s.metadata["case"] for s in samples}
     from selfdx.datasets.interview.cases import InterviewCase
 
     counts = {"topic": [0, 0, 0], "risk": [0, 0, 0]}
@@ -347,8 +346,6 @@ def test_every_labelled_question_on_a_demo_profile_finds_its_profile() -> None:
     """The labels were written on the demo's profiles as they were then; since 9-A a sampled
     Type 3 interview case shows another profile (both disorders' criteria), so the question
     check keeps the profiles the labels name (67 dev items ask of demo-t3-D018-D020_h001)."""
-    from selfdx.datasets.question_check import PARTS, question_check_dataset
-
     dataset = question_check_dataset("demo", PARTS)
     profiles = {sample.metadata["profile"] for sample in dataset}
     assert "demo:demo-t3-D018-D020_h001" in profiles

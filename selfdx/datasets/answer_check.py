@@ -24,9 +24,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, model_validator
 
-from selfdx.datasets.labelled_lines import labelled_lines
+from selfdx.datasets.labelled_lines import PARTS, labelled_lines
 from selfdx.datasets.paths import DEMO_DIR
-from selfdx.datasets.question_check import PARTS
 from selfdx.errors import SelfdxError
 
 PART_FILES = {part: DEMO_DIR / f"answer_check_{part}.jsonl" for part in PARTS}

@@ -2,9 +2,9 @@
 
 Each item is a doctor's turn to a named interview profile, labelled with the topics of that
 profile it asks about and the risk domains it screens the patient for. The bundled set
-(`demo/question_check_dev.jsonl`, `demo/question_check_heldout.jsonl`) was written by writers who
-never saw the reader's word lists (`demo/README.md` says how); the held-out part is never used to
-tune a rule.
+(`demo/question_check_dev.jsonl`, `demo/question_check_heldout.jsonl`,
+`demo/question_check_fresh.jsonl`) was written by writers who never saw the reader's word lists
+(`demo/README.md` says how); the held-out and fresh parts are never used to tune a rule.
 
 An item's `profile` is `demo:<case id>` (a bundled demo case, always available) or
 `published:<case id>` (a published MentalBench profile, read from the `resources/` folder the
@@ -23,10 +23,12 @@ from pydantic import BaseModel, ConfigDict
 
 from selfdx.datasets.interview.cases import InterviewCase
 from selfdx.datasets.interview.loading import load_cases
-from selfdx.datasets.labelled_lines import PARTS, labelled_lines
+from selfdx.datasets.labelled_lines import labelled_lines
 from selfdx.datasets.paths import DEMO_DIR
 from selfdx.errors import ArgumentError, SelfdxError
 
+# `fresh`: a third part, written blind after the reader's last rule and measured once
+PARTS = ("dev", "heldout", "fresh")
 PART_FILES = {part: DEMO_DIR / f"question_check_{part}.jsonl" for part in PARTS}
 RISK_KINDS = (
     "wish_dead", "active_thoughts", "method", "intent", "plan", "preparation", "attempt",

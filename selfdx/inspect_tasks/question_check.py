@@ -44,7 +44,8 @@ def question_check(
     Args:
         data: "demo" (the turns asked of the bundled demo profiles) or a MentalBench
             resources/ folder (every turn, the published profiles included).
-        part: "heldout" (never used to tune a rule), "dev", or "all".
+        part: "heldout" (never used to tune a rule), "fresh" (written after the last rule,
+            measured once), "dev", a comma-separated list, or "all".
         reader: "offline" (selfdx's reader, used by the interview) or "model" (the `reader`
             model role, e.g. --model-role reader=openai/gpt-5.4).
         reader_attempts: tries per turn before a model reader's answer counts as unread.
