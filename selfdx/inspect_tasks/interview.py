@@ -44,8 +44,9 @@ from selfdx.solvers.interview.solver import interview as interview_solver
 # `risk_grader` (model: the grader role grades the risk turns; offline, the default, as before);
 # 11: the answer readers of the tenth to twelfth probe rounds (a DECLINE or a withdrawal after the
 # answer, doubt on a later line, a member of a set in doubt, a choice with a disorder outside
-# MentalKG, struck-through names, "PDD-NOS"), the reply reader's played-down yes
-TASK_VERSION = "11-A"
+# MentalKG, struck-through names, "PDD-NOS"), the reply reader's played-down yes; 12: the
+# sixteenth probe round ("Final: C" mid-line, "without psychotic features & PTSD", "I'd drop D")
+TASK_VERSION = "12-A"
 # Each question adds two messages that every later call carries: the work grows with the square
 # of the budget, and a real interview is far shorter.
 MAX_QUESTIONS = 100

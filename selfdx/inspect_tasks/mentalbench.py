@@ -38,8 +38,9 @@ from selfdx.solvers.mentalbench.prompts import (
 # sixth and seventh probe rounds (an option joined by "with" or a later sentence, a list that
 # ends the reply, ranked or kept-open lists, "Not selected:", "possible" verdicts, "C, E"); 7: the
 # eighth to twelfth probe rounds (doubt kept beside the answer wherever it is said, withdrawn or
-# torn answers, struck-through options, a closing arrow, JSON objects, "A et C")
-TASK_VERSION = "7-A"
+# torn answers, struck-through options, a closing arrow, JSON objects, "A et C"); 8: the
+# sixteenth probe round ("Otherwise D", "I'd drop D", "I'd also add C", "Either could be right")
+TASK_VERSION = "8-A"
 
 
 @task

@@ -84,6 +84,13 @@ LESS_LIKELY = re.compile(r"\ble(?:ss|ast)\s+likely\b", re.IGNORECASE)
 MASK = "\x00{}\x00"
 
 
+NON_PSYCHOTIC = re.compile(
+    r"\bwithout\s+(?:any\s+)?(?:mood[\s-](?:in)?congruent\s+)?(?:psychotic\s+(?:features|symptoms)"
+    r"|psychosis)\b",
+    re.IGNORECASE,
+)
+
+
 def bracket_text(inner: str) -> str:
     """A bracket's words as its hedges are looked for: "less likely" is a ranking, and "or" in
     a bracket that opens by denying joins what it denies ("not MDD or GAD")."""
@@ -95,6 +102,9 @@ def affirmed_part(text: str) -> str:
     """The answer without what it negates or rules out: a clause whose cue follows the name
     ("PTSD ruled out", "GAD unlikely") is dropped; one whose cue comes first ("not GAD",
     "ruled out: PTSD", "rather than MDD") is cut at the cue."""
+    # "without psychotic features" specifies the disorder before it; it denies no disorder, so
+    # what follows it stays ("MDD without psychotic features & PTSD")
+    text = NON_PSYCHOTIC.sub(" ", text)
     # a bracketed remark that rules something out goes whole ("(not GAD)", "(rules out C)"); one
     # that does not stays, read as its own clause ("X (A) with comorbid Y (B)")
     # a remark that is only the cue ("A (ruled out)") rules out the name before it

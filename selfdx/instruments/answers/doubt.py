@@ -38,7 +38,7 @@ EQUAL = re.compile(
 # What denies the likeness: "A is not equally likely", "B no longer remains possible".
 DENIED = re.compile(r"\b(?:not|no\s+longer|never|hardly|nowhere\s+near)\b|n't\b", re.IGNORECASE)
 # A condition's other branch: "A (if ...), else B", "C; otherwise D".
-ELSE = re.compile(r"\b(?:else|otherwise)\b[\s,:]*(?:it(?:'s|\s+is|\s+would\s+be)\s+)?" + OPTION)
+ELSE = re.compile(r"\b(?i:else|otherwise)\b[\s,:]*(?:it(?:'s|\s+is|\s+would\s+be)\s+)?" + OPTION)
 # A member of the answer marked as doubtful beside it: "A & B (B possibly)", "B (possibly)",
 # "B (subthreshold, monitor)", "B?" inside a set.
 MEMBER = re.compile(
@@ -66,7 +66,10 @@ DOUBTED = re.compile(
     + r"\s+alone\s+(?:might|may|could|would)\s+(?:well\s+)?(?:be\s+enough|suffice)"
     + r"|"
     + OPTION
-    + r"\s+(?:would|will)\s+(?:need|require)\b",
+    + r"\s+(?:would|will)\s+(?:need|require)\b"
+    # "so I'd drop D", "I would take out B"
+    + r"|(?:I'?d|I\s+would|I'?ll|I\s+will|I\s+should|we\s+should)\s+(?:probably\s+|rather\s+)?"
+    r"(?:drop|remove|exclude|take\s+out|leave\s+out|strike)\s+" + OPTION,
     re.IGNORECASE,
 )
 # An option given a probability as a decimal: "A (0.97), C (0.92); B (0.04)", "A 0.9, B 0.5",
@@ -79,6 +82,11 @@ JSON_OPEN = re.compile(
     r'"(?:possible|possibly|maybe|differentials?|alternatives?|consider(?:ed)?|uncertain'
     r'|rule[_ ]?outs?|also[_ ]possible)"\s*:\s*(?:\[\s*)?"\s*[A-H]\b',
     re.IGNORECASE,
+)
+# Another option given as the final one after the answer: "(... Final: C)", "final answer - C".
+FINAL = re.compile(
+    r"\b(?i:final(?:ly)?(?:\s+(?:answer|choice|diagnosis|pick))?)\s*(?:[:=\-–—]|is)\s*\**\s*"
+    + OPTION
 )
 # Two other options ranked after the answer: "B; A is less likely than C" leaves A and C open.
 RANKED = re.compile(r"\b(?:less|more)\s+(?:likely|probable)\s+than\b", re.IGNORECASE)
@@ -94,8 +102,14 @@ TORN = re.compile(
     # idioms and understatement: "six of one and half a dozen of the other", "leaning",
     # "can't be sure without collateral", "B would not be unreasonable"
     r"|six\s+of\s+one|\bleaning\b|(?:can'?t|cannot)\s+be\s+(?:sure|certain)\s+without"
+    # "Either could be right", "either one might be the answer"
+    r"|either\s+(?:one\s+|of\s+(?:them|these|those|the\s+two)\s+)?(?:could|might|may)\s+"
+    r"(?:well\s+)?be\s+(?:right|correct|the\s+(?:answer|diagnosis))"
     r"|(?:would\s+not|wouldn'?t)\s+be\s+(?:an?\s+|entirely\s+)?unreasonable"
     r"|should(?:\s+not|n'?t)\s+have\s+(?:diagnosed|answered|committed|chosen)"
+    # "On reflection I should not commit to this", "I can't commit to that"
+    r"|(?:should(?:\s+not|n'?t)|(?:can'?t|cannot|won'?t|will\s+not)|not\s+(?:ready|able)\s+to)"
+    r"\s+commit\s+to\s+(?:this|it|that|a\s+diagnosis|an?\s+answer|one)"
     r"|not\s+(?:very\s+|entirely\s+|fully\s+)?confident\s+(?:in|about|of)\s+(?:this|it|that|my|the)"
     # "if ..., A would be the better answer", "... would be more appropriate"
     r"|would\s+be\s+(?:the\s+|a\s+)?(?:better(?!\s+off)|more\s+(?:appropriate|accurate|fitting|likely))"
@@ -108,6 +122,9 @@ TORN = re.compile(
 MAYBE_OTHER = re.compile(
     OPTION + r"\s+(?:maybe|possibly|perhaps|probably)\b"
     r"|(?:want|need|have|like)\s+to\s+(?:rule\s+out|exclude)\s+"
+    + OPTION
+    # "I'd also add C"
+    + r"|(?:I'?d|I\s+would|I'?ll|I\s+will|let\s+me|we\s+should)\s+(?:also\s+)?add\s+"
     + OPTION
     + r"|(?:\+/-|±)\s*"
     + OPTION
@@ -181,6 +198,9 @@ def kept_open(text: str, answer: frozenset[str] | set[str]) -> str | None:
         other = ELSE.search(sentence)
         if other and letters_in(other.group(0)) - set(answer):
             return "another option as a condition's other branch"
+    for final in FINAL.finditer(text):
+        if letters_in(final.group(0)) - set(answer):
+            return "another option given as final"
     for doubted in DOUBTED.finditer(text):
         if letters_in(doubted.group(0)) & set(answer):
             return "a member of the answer doubted"

@@ -177,7 +177,9 @@ def same_answer(one: str, other: str) -> bool:
 
 FINAL_AGAIN = re.compile(
     r"^[\s*_#]*(?:final(?:\s+answer)?|answer)[\s*_]*(?:\(boxed\)\s*)?[:：][\s*_]*(.+?)[\s*_]*$"
-    r"|\\boxed\s*\{([^{}]+)\}",
+    r"|\\boxed\s*\{([^{}]+)\}"
+    # mid-line, after a sentence: "(A was my first instinct, but ... Final: C)"
+    r"|[.;!?(]\s*final(?:\s+answer)?\s*[:：]\s*([A-H](?:\s*(?:,|&|and)\s*[A-H])*)\b",
     re.IGNORECASE | re.MULTILINE,
 )
 # The answer stated in the reasoning before the DIAGNOSIS line: "I'll select B and A", "makes me
@@ -225,7 +227,10 @@ def parse_reply(reply: str) -> ParsedReply:
         others = [field_text(reply, m.end()) for m in found[1:] if m.group(1).upper() == kind]
         # the answer given again in other words: "Final answer: B" or "\boxed{B}" after it, or
         # "I'll select B and A" in the reasoning before it
-        others += [m.group(1) or m.group(2) for m in FINAL_AGAIN.finditer(reply, first.end())]
+        line_end = reply.find("\n", first.end()) % (len(reply) + 1)  # -1: the reply's end
+        others += [
+            m.group(1) or m.group(2) or m.group(3) for m in FINAL_AGAIN.finditer(reply, line_end)
+        ]
         others += [m.group(1) for m in SELECTED_BEFORE.finditer(reply, 0, first.start())]
         others = [o for o in others if not same_letters(text, o)]
         if any(other and not same_answer(text, other) for other in others):
