@@ -37,8 +37,9 @@ from selfdx.solvers.interview.solver import DEFAULT_PATIENT
 # guarded patient that tells once normalised (its probes follow); 5: the reply reader's rules of
 # 2026-12-07 (double negatives, negated yes-words, refusals, ...) and the question reader's second
 # round (idioms before screens, a screen's scene, quotations, duration and event wording); 6: a
-# played-down yes read as a yes ("Not really. Well - just the odd passing thought")
-TASK_VERSION = "6-A"
+# played-down yes read as a yes ("Not really. Well - just the odd passing thought"); 7: the
+# question reader's fourth round (a follow-up points to what the patient told, more phrases)
+TASK_VERSION = "7-A"
 WORDINGS = ("scripted", "written")
 
 

@@ -28,8 +28,10 @@ from selfdx.run_facts import task_facts
 from selfdx.scorers.question_check.scorer import ReaderKind, question_check_scorer
 
 # 2: broad areas, time-setting spells, requirements by ideas, ask cues; 3: idioms before screens,
-# a screen's scene, quotations, areas' bare words, duration, event and impairment wording
-TASK_VERSION = "3-A"
+# a screen's scene, quotations, areas' bare words, duration, event and impairment wording; 4: a
+# follow-up points to what the patient's reply told, a second pass of doctors' phrases, sympathy
+# ("that sounds exhausting") asks nothing; the fresh part
+TASK_VERSION = "4-A"
 
 
 def question_check(

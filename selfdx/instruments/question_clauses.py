@@ -182,12 +182,23 @@ SCENE = re.compile(
 )
 
 
+# The doctor's sympathy, which asks nothing: "That sounds exhausting", "It must be frightening".
+SYMPATHY = re.compile(
+    r"^\W*(?:that|it|this|which)(?:'s|\s+(?:sounds|must\s+(?:be|have\s+been)|seems|is))"
+    r"(?:\s+(?:like\s+it(?:'s|\s+is|\s+was)|really|so|very|incredibly|pretty|quite|truly|such))*"
+    r"\s+(?:an?\s+)?(?:exhausting|hard|difficult|frightening|tough|awful|scary|distressing"
+    r"|upsetting|horrible|draining|painful|rough|overwhelming|terrifying|a\s+lot|lonely"
+    r"|isolating|worrying|stressful)\W*$",
+    re.IGNORECASE,
+)
+
+
 def clause_hits(question: str, by_subject: dict[str, list[Topic]]) -> set[str]:
     """The ids the clauses of `question` ask about, risk aside (see the module)."""
     hit: set[str] = set()
     for clause in clauses(question):
-        if DIAGNOSIS_QUESTION.search(clause) or OTHERS.search(clause):
-            continue  # about the diagnosis, or about someone else: no fact of the patient
+        if DIAGNOSIS_QUESTION.search(clause) or OTHERS.search(clause) or SYMPATHY.match(clause):
+            continue  # about the diagnosis, or about someone else, or sympathy: no fact asked
         # idioms first: "cut yourself off" is no screen to take out, but withdrawing
         original = clause
         clause = without_risk(plain_words(without_names(clause)))

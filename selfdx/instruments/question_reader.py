@@ -61,6 +61,7 @@ class Reading:
 
 
 QUOTE_SHARE = 0.75
+TOLD_SHARE = 0.6
 SELF_DESTRUCTIVE = re.compile(r"self[\s_-]?destruct", re.IGNORECASE)
 
 
@@ -69,10 +70,12 @@ def asked_about(
     topics: Iterable[Topic],
     opening: str | None = None,
     previous: Sequence[str] = (),
+    reply: str = "",
 ) -> list[str]:
     """The ids of `topics` that `question` asks about, in the order of `topics`; `opening` is
     the id of the complaint the patient opened with (asked about by an open question);
-    `previous` are the doctor's earlier turns, the last of which a follow-up may point back to."""
+    `previous` are the doctor's earlier turns, the last of which a follow-up may point back to,
+    and `reply` the patient's answer to that last turn, which "that" may point to."""
     topics = list(topics)
     by_subject: dict[str, list[Topic]] = {}
     for topic in topics:
@@ -84,7 +87,7 @@ def asked_about(
     if opening is not None and is_open(question, by_subject):
         hit.add(opening)
     if previous and not hit and not risk_asked(question):
-        hit |= followed_up(question, previous[-1], by_subject)
+        hit |= followed_up(question, previous[-1], by_subject, reply)
     domains = risk_asked(question, previous)
     hit |= {t.id for t in topics if risk_domain(t) in domains}
     if "self" in domains and self_harm_asked(question):
@@ -139,7 +142,21 @@ def is_open(question: str, by_subject: dict[str, list[Topic]]) -> bool:
     )
 
 
-def followed_up(question: str, before: str, by_subject: dict[str, list[Topic]]) -> set[str]:
+def told_in(reply: str, symptoms: Sequence[Topic]) -> list[Topic]:
+    """The symptoms whose statement the patient's reply holds (most of its content words), so
+    that a follow-up's "that" points to what the patient just told."""
+    words = content_words(reply)
+    shares = [
+        (len(said & words) / len(said), t)
+        for t in symptoms
+        if t.truth in ("yes", "claimed") and (said := content_words(t.said))
+    ]
+    return [t for share, t in shares if share >= TOLD_SHARE]
+
+
+def followed_up(
+    question: str, before: str, by_subject: dict[str, list[Topic]], reply: str = ""
+) -> set[str]:
     """What a follow-up that points back ("how often does that happen?") asks about: the
     symptoms the turn before asked about; its duration or its impairment when it asks how long
     or how it affects life. Of several, those the patient has (what "that" points to). Where
@@ -147,6 +164,7 @@ def followed_up(question: str, before: str, by_subject: dict[str, list[Topic]]) 
     ("what was that change?" after "did anything happen before all this?")."""
     earlier = clause_hits(before, by_subject)
     symptoms = [t for t in by_subject.get("symptom", []) if t.id in earlier]
+    symptoms = told_in(reply, by_subject.get("symptom", [])) or symptoms
     if not symptoms:  # the event, the impairment or the duration the turn before asked about
         return {
             t.id
@@ -190,10 +208,12 @@ def read_question(
     topics: Sequence[Topic],
     opening: str | None = None,
     previous: Sequence[str] = (),
+    reply: str = "",
 ) -> Reading:
-    """The offline reading of one doctor's turn (`previous`: the doctor's earlier turns)."""
+    """The offline reading of one doctor's turn (`previous`: the doctor's earlier turns;
+    `reply`: the patient's answer to the last of them)."""
     return Reading(
-        asks=asked_about(question, topics, opening, previous),
+        asks=asked_about(question, topics, opening, previous, reply),
         risk=risk_asked(question, previous),
         open=is_open(question, {"symptom": [t for t in topics if t.subject == "symptom"]}),
     )

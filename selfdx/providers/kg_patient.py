@@ -96,7 +96,8 @@ def reply(system: str, question: str, earlier: tuple[str, ...]) -> tuple[str, tu
     names = {topic.id: topic.name for topic in topics}
     came = COMPLAINT.search(system)
     opening = came.group(1) if came else None
-    asked = told_about(question, asked_about(question, topics, opening, earlier), topics)
+    before = reply(system, earlier[-1], earlier[:-1])[0] if earlier else ""
+    asked = told_about(question, asked_about(question, topics, opening, earlier, before), topics)
     style_line = STYLE.search(system)
     style = style_line.group(1) if style_line else "plain"
     held = withheld(style, asked, {t.id: t for t in topics}, question, earlier, topics, opening)

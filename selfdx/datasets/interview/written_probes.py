@@ -25,13 +25,8 @@ from functools import cache
 from selfdx.datasets.interview.cases import InterviewCase
 from selfdx.datasets.interview.facts import Fact
 from selfdx.datasets.interview.probe_model import Probe, ProbeKind
-from selfdx.datasets.question_check import (
-    PART_FILES,
-    PARTS,
-    LabelledQuestion,
-    read_items,
-    topic_id,
-)
+from selfdx.datasets.labelled_lines import PARTS
+from selfdx.datasets.question_check import PART_FILES, LabelledQuestion, read_items, topic_id
 from selfdx.datasets.reply_stance import read_replies
 
 KIND_OF: dict[tuple[str, bool], ProbeKind] = {
@@ -50,7 +45,8 @@ KIND_OF: dict[tuple[str, bool], ProbeKind] = {
 
 @cache
 def written_questions() -> tuple[tuple[str, LabelledQuestion], ...]:
-    """(part, question) of every usable question of the question-check set (see the module)."""
+    """(part, question) of every usable question of the question-check set's dev and held-out
+    parts, the parts the reply-stance set was written for (see the module)."""
     replies = [reply for part in PARTS for reply in read_replies(part)]
     positive = {reply.question for reply in replies if reply.polarity == "positive"}
     return tuple(

@@ -62,11 +62,13 @@ def inconsistencies(case: InterviewCase, trace: InterviewRecord, kg: MentalKG) -
     held: dict[str, int] = {}  # stigmatised group -> turn it was first kept back
     out: set[str] = set()  # groups a yes to a presupposing fact has already said
     questions: list[str] = []
+    before = ""  # the patient's words to the question before
     for number, turn in enumerate(turns):
         reply = turn.patient
         assert reply is not None and turn.question is not None
-        asked = asked_about(turn.question, topics, case.complaint, questions)
+        asked = asked_about(turn.question, topics, case.complaint, questions, before)
         questions.append(turn.question)
+        before = reply.shown
         said = stance(reply.shown)
         alone = asked[0] if len(asked) == 1 else None
         if alone in facts and said == "denies" and revealed_at.get(alone, number) != number:

@@ -55,6 +55,7 @@ def question_check_scorer(
         case = profile_of(metadata)
         topics = [topic_of(f) for f in [*case.facts, *case.absent]]
         previous = (metadata.get("context") or {}).get("question")
+        told = (metadata.get("context") or {}).get("reply") or ""
         question = state.input_text
         outputs: list[str] = []
         unread = False
@@ -67,7 +68,7 @@ def question_check_scorer(
                 reading = Reading([*reading.asks, case.complaint], reading.risk, True)
         else:
             reading = read_question(
-                question, topics, case.complaint, [previous] if previous else []
+                question, topics, case.complaint, [previous] if previous else [], told
             )
         gold = gold_reading(metadata, case.complaint)
         read = {"asks": list(reading.asks), "risk": list(reading.risk), "open": reading.open}

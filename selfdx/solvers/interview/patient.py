@@ -57,11 +57,14 @@ class PatientChat:
         self.allowed = allowed_names(case)
         self.topics = [topic_of(f) for f in [*case.facts, *case.absent]]
         self.questions: list[str] = []  # the doctor's questions so far (a follow-up's context)
+        self.last_reply = ""  # the patient's words to the last of them, which "that" points to
 
     async def ask(self, question: str) -> PatientReply | None:
         """The patient's reply to `question`; None when it stays empty after two tries."""
         asked = ChatMessageUser(content=template("patient_turn").format(question=fenced(question)))
-        asked_ids = asked_about(question, self.topics, self.case.complaint, self.questions)
+        asked_ids = asked_about(
+            question, self.topics, self.case.complaint, self.questions, self.last_reply
+        )
         asked_ids = told_about(question, asked_ids, self.topics)
         self.questions.append(question)
         about = [i for i in asked_ids if i in self.facts]
@@ -76,6 +79,7 @@ class PatientChat:
             shown, names = withhold_names(text, self.case, self.allowed)
             revealed, unknown = resolve_ids(ids, self.known)
             self.messages += [asked, ChatMessageAssistant(content=raw)]
+            self.last_reply = text
             return PatientReply(
                 model=str(self.model),
                 raw=raw,
