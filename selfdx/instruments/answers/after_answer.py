@@ -59,6 +59,14 @@ OR_AGAIN = re.compile(
 )
 
 
+# A sentence that sums the answer up: what it names is the answer again.
+SUMMARY = re.compile(
+    r"\b(?:in\s+(?:short|summary|sum)|to\s+summari[sz]e|overall|all\s+in\s+all|bottom\s+line"
+    r"|best\s+(?:explained|understood|described|accounted\s+for)\s+(?:by|as))\b",
+    re.IGNORECASE,
+)
+
+
 def taken_back(after: str, letters: frozenset[str]) -> bool:
     """Whether the text after an answer revises it or keeps another option open: a sentence
     with another option and a revision ("Actually, wait - D") or an opening word ("D is also
@@ -78,6 +86,17 @@ def taken_back(after: str, letters: frozenset[str]) -> bool:
         ):
             return True  # "... Or C & B.", "A or C."
         revising = False
+    return False
+
+
+def summary_disagrees(body: str, letters: frozenset[str]) -> bool:
+    """Whether a sentence that sums the reply up names other options than its answer ("A & D.
+    ... In short, best explained by PTSD with comorbid major depression")."""
+    for sentence in re.split(r"(?<=[.!?])\s+|\n", body):
+        named = mentions(tokenize(sentence))
+        if SUMMARY.search(sentence) and named and named != letters:
+            if not RULED_OUT.search(sentence):
+                return True
     return False
 
 

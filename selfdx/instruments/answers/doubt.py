@@ -67,8 +67,20 @@ DOUBTED = re.compile(
     + r"|"
     + OPTION
     + r"\s+(?:would|will)\s+(?:need|require)\b"
+    # "scratch D", "D is listed but doesn't really apply", "C is just a possibility", "the
+    # course fits D better"
+    + r"|scratch\s+"
+    + OPTION
+    + r"|"
+    + OPTION
+    + r"\s[^.;\n]{0,30}?\b(?:do|does|did|is|are)\s*(?:not|n't)\s+(?:really\s+|quite\s+|fully\s+)?"
+    r"(?:apply|fit|meet|present|supported)\b"
+    + r"|"
+    + OPTION
+    + r"\s+(?:is|remains)\s+(?:just|only|merely|still)\s+an?\s+(?:possibility|consideration"
+    r"|option\s+to\s+consider)"
     # "so I'd drop D", "I would take out B"
-    + r"|(?:I'?d|I\s+would|I'?ll|I\s+will|I\s+should|we\s+should)\s+(?:probably\s+|rather\s+)?"
+     + r"|(?:I'?d|I\s+would|I'?ll|I\s+will|I\s+should|we\s+should)\s+(?:probably\s+|rather\s+)?"
     r"(?:drop|remove|exclude|take\s+out|leave\s+out|strike)\s+" + OPTION,
     re.IGNORECASE,
 )
@@ -107,6 +119,9 @@ TORN = re.compile(
     r"(?:well\s+)?be\s+(?:right|correct|the\s+(?:answer|diagnosis))"
     r"|(?:would\s+not|wouldn'?t)\s+be\s+(?:an?\s+|entirely\s+)?unreasonable"
     r"|should(?:\s+not|n'?t)\s+have\s+(?:diagnosed|answered|committed|chosen)"
+    # "I would rather abstain from a firm diagnosis", "I'd prefer not to commit"
+    r"|(?:would|I'?d)\s+(?:rather|prefer\s+to)\s+(?:abstain|hold\s+off|not\s+(?:commit|diagnose))"
+    r"|abstain\s+from\s+(?:a\s+|any\s+)?(?:firm\s+|definitive\s+)?diagnos"
     # "On reflection I should not commit to this", "I can't commit to that"
     r"|(?:should(?:\s+not|n'?t)|(?:can'?t|cannot|won'?t|will\s+not)|not\s+(?:ready|able)\s+to)"
     r"\s+commit\s+to\s+(?:this|it|that|a\s+diagnosis|an?\s+answer|one)"
@@ -117,6 +132,34 @@ TORN = re.compile(
     r"|(?:this|it)\s+(?:is|would\s+be)\s+[^.;\n]{0,60}\binstead\b"
     r"|not\s+sure\s+(?:this|it|that)\s+isn'?t)\b",
     re.IGNORECASE,
+)
+# A correction of what was just said: "A & D - no wait, just A", "Correction - I meant the
+# last option", "(F20.0) - no, the picture is mixed".
+CORRECTED = re.compile(
+    r"[—–]\s*no,\s+(?:the|it|this|that|actually|on\s+reflection|I)\b"
+    r"|\bI\s+(?:meant|mislabel+ed|mistyped|misspoke)\b",
+    re.IGNORECASE,
+)
+WAIT = re.compile(r"\bno,?\s+wait\b", re.IGNORECASE)
+FINAL_WORD = re.compile(r"\bfinal\b", re.IGNORECASE)
+
+
+def corrected(text: str, waits: bool = True) -> bool:
+    """Whether `text` corrects what it has just said with no final answer after the correction
+    ("A & D - no wait, just A"; "A & B... no, wait: ... Final: B & C" is left to the final
+    answer's reader). `waits`: whether "no wait" counts (a code reader reads the code after it
+    as the revised one)."""
+    found = CORRECTED.search(text) or (WAIT.search(text) if waits else None)
+    return bool(found) and not FINAL_WORD.search(text, found.end())
+
+
+# Another option preferred to the answer: "the course fits D better", "B is a better fit", "most
+# likely Bipolar II (option B)".
+PREFERRED = re.compile(
+    r"\bfits?\s+" + OPTION + r"\s+(?:far\s+|much\s+|a\s+lot\s+)?better"
+    r"|" + OPTION + r"\s+(?:fits|is)\s+(?:far\s+|much\s+)?(?:a\s+)?better(?:\s+fit)?"
+    r"|\b(?i:most\s+likely|best\s+(?:fit|answer|explained\s+by|understood\s+as))\b[^.;\n]{0,80}?"
+    r"\b(?i:option)\s+" + OPTION,
 )
 # Another option offered as possible: "C, with A maybe as well", "And probably D?"
 MAYBE_OTHER = re.compile(
@@ -153,6 +196,8 @@ def torn(text: str) -> str | None:
     it is taken back, or the reply is torn between it and another; None otherwise."""
     if WITHDRAWN.search(text):
         return "the answer withdrawn"
+    if corrected(text):
+        return "the answer corrected"
     if TORN.search(text):
         return "torn between answers"
     return None
@@ -166,6 +211,7 @@ def doubtful(line: str) -> bool:
         or EQUAL.search(line)
         or MAYBE_OTHER.search(line)
         or DOUBTED.search(line)
+        or PREFERRED.search(line)
         or len(set(PROBABILITY.findall(line))) > 1
     )
 
@@ -198,6 +244,9 @@ def kept_open(text: str, answer: frozenset[str] | set[str]) -> str | None:
         other = ELSE.search(sentence)
         if other and letters_in(other.group(0)) - set(answer):
             return "another option as a condition's other branch"
+    for better in PREFERRED.finditer(text):
+        if letters_in(better.group(0)) - set(answer):
+            return "another option preferred"
     for final in FINAL.finditer(text):
         if letters_in(final.group(0)) - set(answer):
             return "another option given as final"

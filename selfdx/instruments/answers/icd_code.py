@@ -85,7 +85,7 @@ from selfdx.instruments.answers.code_set_aside import (
     listed_under_open_heading,
     revised,
 )
-from selfdx.instruments.answers.doubt import TORN, without_struck
+from selfdx.instruments.answers.doubt import TORN, corrected, without_struck
 from selfdx.judge.behaviour import first_code
 
 STATEMENT = re.compile(
@@ -214,8 +214,10 @@ def reply_code(reply: str) -> str | None:
 def read_code(reply: str) -> str | None:
     """The code `reply_code` reads, before its name is checked."""
     reply = without_struck(reply)  # "~~F32.1~~ F33.1": the struck code is taken back
-    if TORN.search(reply):  # "I'd put F41.1 and F41.0 at even odds" (a withdrawn code is read
-        return None  # below, as set aside)
+    if TORN.search(reply) or corrected(
+        reply, waits=False
+    ):  # "I'd put F41.1 and F41.0 at even odds",
+        return None  # "(F20.0) - no, ..." (a withdrawn code is read below, as set aside)
     if len(WEIGHTED_CODE.findall(reply)) > 1 or NO_DIAGNOSIS.search(reply):
         return None
     chosen = table_choice(reply)

@@ -219,7 +219,8 @@ CHOICE = re.compile(r"\s(?:vs\.?|versus|or)\s", re.IGNORECASE)
 
 
 DISORDER_WORD = re.compile(
-    r"(?i:disorder|syndrome|nervosa|phobia|depression|psychosis|schizophrenia|anxiety|mania)"
+    r"(?i:disorder|syndrome|nervosa|phobia|depression|psychosis|schizophrenia|anxiety|mania"
+    r"|thymi|bulimi|anorexi|autis|dementia|delirium|catatoni|hypochondri|personality)"
     r"|\b[A-Z]{2,5}\b"
 )
 

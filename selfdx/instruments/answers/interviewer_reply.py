@@ -14,7 +14,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from selfdx.instruments.answers.after_answer import ADDS, NOT_ADDED, RULED_OUT
+from selfdx.datasets.mentalkg.diagnosis_names import find_diagnosis_names
+from selfdx.instruments.answers.after_answer import ADDS, NOT_ADDED, RULED_OUT, SUMMARY
 from selfdx.instruments.answers.doubt import doubtful, without_struck
 
 KEYWORD = re.compile(
@@ -101,6 +102,8 @@ class ParsedReply:
 
 
 CONTINUED = re.compile(r"^[ \t]*(?:&|\+|,|and\b|plus\b)[ \t]*\S")
+OPEN_END = re.compile(r"(?:&|\+|,|\band|\bplus)[ \t]*$")
+MIDDLE_DOT = re.compile(r"[・･·]")  # "A・C": a list mark in Japanese text
 
 
 def field_text(reply: str, start: int) -> str:
@@ -110,12 +113,13 @@ def field_text(reply: str, start: int) -> str:
     end = following.start() if following else len(reply)
     head, _, below = reply[start:end].partition("\n")
     if re.search(r"\w", head):
-        # a line that goes on with a joining mark continues the answer ("A\n& C")
+        # a line that goes on with a joining mark continues the answer ("A\n& C"), as does the
+        # line after one that ends with it ("A &\nC")
         for line in below.split("\n"):
-            if not CONTINUED.match(line):
+            if not (CONTINUED.match(line) or (OPEN_END.search(head) and line.strip())):
                 break
             head = f"{head} {line}"
-        return " ".join(head.split())
+        return " ".join(MIDDLE_DOT.sub(" & ", head).split())
     block = below.strip("\n").split("\n\n")[0]
     return " ".join(block.split())
 
@@ -130,7 +134,18 @@ REVISION = re.compile(
 )
 
 
-def revision_after(reply: str, start: int) -> str:
+def sums_up_otherwise(line: str, answer: str) -> bool:
+    """Whether a line that sums the reply up names a disorder the answer does not ("DIAGNOSIS:
+    Major Depressive Disorder" then "... so this is best understood as persistent depressive
+    disorder")."""
+    if not SUMMARY.search(line):
+        return False
+    named = {code for m in find_diagnosis_names(line) for code in m.codes}
+    given = {code for m in find_diagnosis_names(answer) for code in m.codes}
+    return bool(named - given)
+
+
+def revision_after(reply: str, start: int, answer: str = "") -> str:
     """A line after the DIAGNOSIS line (a keyword line, such as CRITERIA MET, aside) that takes
     the answer back ("Actually, on reflection, it could be C", "Edit: A"), or the lines that add
     a diagnosis to it ("The patient also meets criteria for A."); "" when none."""
@@ -142,7 +157,7 @@ def revision_after(reply: str, start: int) -> str:
             if doubtful(KEYWORD.sub("", line, count=1)):
                 return " ".join(KEYWORD.sub("", line, count=1).split())
             continue
-        if REVISION.search(line) or doubtful(line):
+        if REVISION.search(line) or doubtful(line) or sums_up_otherwise(line, answer):
             return " ".join(line.split())
         if ADDS.search(line) and not (NOT_ADDED.search(line) or RULED_OUT.search(line)):
             added.append(" ".join(line.split()))
@@ -235,7 +250,7 @@ def parse_reply(reply: str) -> ParsedReply:
         others = [o for o in others if not same_letters(text, o)]
         if any(other and not same_answer(text, other) for other in others):
             text = " or ".join([text, *others])  # two different answers: a choice, not one
-        taken = revision_after(reply, first.end())
+        taken = revision_after(reply, first.end(), text)
         if taken:
             text = f"{text}; {taken}"
     if kind == "QUESTION":

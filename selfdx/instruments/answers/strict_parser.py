@@ -31,6 +31,7 @@ from selfdx.instruments.answers.after_answer import (
     HEDGED_AFTER,
     REVISION,
     TORN,
+    summary_disagrees,
     taken_back,
     with_added,
 )
@@ -117,6 +118,24 @@ def letter_made_another(body: str, options: Sequence[str]) -> str:
     return LETTER_WITH.sub(choice, body)
 
 
+# A line that ends with a joining mark goes on on the next: "A &\nC".
+LINE_JOIN = re.compile(r"(&|\+|,|\band)[ \t]*\n[ \t]*(?=\S)", re.IGNORECASE)
+MIDDLE_DOT = re.compile(r"[・･]")  # "A・C": a list mark in Japanese text
+# A new item the model goes on to invent after its answer ("Question 2: ...", "### Instruction",
+# "User:"): not part of the reply.
+NEW_ITEM = re.compile(
+    r"^[ \t]*(?:#+[ \t]*)?(?:(?:question|case|vignette|item|Q)[ \t]*\d+[ \t]*[:.)]"
+    r"|(?:instruction|input|human|user)[ \t]*:|#+[ \t]*(?:instruction|input|question)\b)",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def without_new_item(body: str) -> str:
+    """`body` up to a new item the model invented after its answer, where an answer came first."""
+    found = NEW_ITEM.search(body)
+    return body[: found.start()] if found and re.search(r"\w", body[: found.start()]) else body
+
+
 def parse_strict(text: object, options: Sequence[str]) -> ParsedAnswer:
     """Read a reply as a careful reader would; whatever stays ambiguous is left unparsed."""
     if not isinstance(text, str) or not text.strip():
@@ -126,6 +145,8 @@ def parse_strict(text: object, options: Sequence[str]) -> ParsedAnswer:
     if not body.strip():
         reason = "the reasoning block never ended" if unfinished else "only reasoning, no answer"
         return unparsed("empty", reason)
+    body = without_new_item(body)
+    body = LINE_JOIN.sub(r"\1 ", MIDDLE_DOT.sub(" & ", body))  # "A &\nC", "A・C"
     body = with_layout_answers(body)
     body = re.sub(r"\br/o\b", "rule out", body, flags=re.IGNORECASE)
     body = QUALIFIED_NONE.sub("", body)
@@ -158,6 +179,8 @@ def parse_strict(text: object, options: Sequence[str]) -> ParsedAnswer:
         return closest_after_none(body, settled)
     if settled.letters and (doubt := kept_open(body, settled.letters)):
         return unparsed("ambiguous", doubt)
+    if settled.letters and summary_disagrees(body, settled.letters):
+        return unparsed("ambiguous", "a summary names other options than the answer")
     return settled
 
 
