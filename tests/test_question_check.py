@@ -76,7 +76,8 @@ def held_out_quality(part: str = "heldout") -> dict[str, tuple[int, int, int]]:
         case = InterviewCase.model_validate(cases[item.profile])
         topics = [topic_of(f) for f in [*case.facts, *case.absent]]
         previous = [item.context.question] if item.context else []
-        reading = read_question(item.question, topics, case.complaint, previous)
+        told = item.context.reply if item.context else ""
+        reading = read_question(item.question, topics, case.complaint, previous, told)
         gold = set(item.asks) | ({case.complaint} if item.open else set())
         for key, want, got in (
             ("topic", gold, set(reading.asks)),
@@ -98,11 +99,23 @@ def test_the_offline_reader_screens_risk_at_095_on_the_held_out_part() -> None:
 
 @pytest.mark.slow
 @needs_data
+def test_the_offline_reader_on_the_fresh_part_stays_at_its_measured_level() -> None:
+    """The fresh part, read once per version (docs/question_check.md): topic F1 0.838, risk
+    precision 0.984 and recall 0.947 with the fourth version; guarded against regressions."""
+    quality = held_out_quality("fresh")
+    tp, fp, fn = quality["topic"]
+    assert 2 * tp / (2 * tp + fp + fn) >= 0.83
+    tp, fp, fn = quality["risk"]
+    assert tp / (tp + fp) >= 0.98 and tp / (tp + fn) >= 0.94
+
+
+@pytest.mark.slow
+@needs_data
 def test_the_offline_readers_topic_f1_on_the_held_out_part_stays_at_its_measured_level() -> None:
-    """0.90 is the goal (docs/question_check.md); this guards the measured 0.78 against
+    """0.90 is the goal (docs/question_check.md); this guards the measured 0.86 against
     regressions."""
     tp, fp, fn = held_out_quality()["topic"]
-    assert 2 * tp / (2 * tp + fp + fn) >= 0.76
+    assert 2 * tp / (2 * tp + fp + fn) >= 0.85
 
 
 # Wording from the issue and from clinicians' screening questions, none of it from the
@@ -162,6 +175,32 @@ def test_a_follow_up_that_points_back_asks_about_what_it_points_to() -> None:
     # "that" points to what the patient told: the sleep symptom it has
     assert set(again) == {"S103"}
     assert asked_about("How many nights a week does that happen?", topics) == []
+
+
+def test_a_follow_up_points_to_what_the_patient_just_told() -> None:
+    """After a turn that names nothing, "that" is what the patient's reply told: a fact whose
+    statement the reply holds (worded apart from the reader's lists)."""
+    case = demo_case("demo-t1-D011_l001")
+    topics = [topic_of(f) for f in [*case.facts, *case.absent]]
+    before = ["Is there anything else going on in your body that I should know about?"]
+    told = "Most afternoons my neck is so stiff I need painkillers."
+    for follow_up in ("Roughly how often would you say that happens?", "Is that there every day?"):
+        assert asked_about(follow_up, topics, None, before) == []
+        assert asked_about(follow_up, topics, None, before, told) == ["S125"]
+    # a reply that states nothing of the profile points nowhere
+    assert asked_about("Is that there every day?", topics, None, before, "Not really.") == []
+    # a follow-up that names its own topic reads that topic, whatever the reply said
+    assert asked_about("Do you worry a lot about money?", topics, None, before, told) == ["S121"]
+
+
+def test_sympathy_asks_about_nothing() -> None:
+    case = demo_case("demo-t1-D013_l001")
+    topics = [topic_of(f) for f in [*case.facts, *case.absent]]
+    question = "That sounds exhausting. How many hours of sleep are you getting?"
+    assert asked_about(question, topics) == ["S103"]  # no tiredness question in the sympathy
+    assert asked_about("That sounds exhausting - are you tired during the day?", topics) == [
+        "NO-S104"
+    ]
 
 
 def test_a_broad_question_asks_about_its_whole_area_and_a_narrowed_one_does_not() -> None:
