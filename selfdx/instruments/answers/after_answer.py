@@ -76,8 +76,11 @@ def taken_back(after: str, letters: frozenset[str]) -> bool:
         return True  # "For the second, B and D both have some support. I can't decide."
     revising = False  # a revision on its own ("I was wrong.") reaches the next sentence
     for sentence in re.split(r"(?<=[.!?])\s+|\n", after):
-        others = mentions(tokenize(sentence)) - set(letters)
+        named = mentions(tokenize(sentence))
+        others = named - set(letters)
         if not others:
+            if named and named != letters and (revising or REVISION.search(sentence)):
+                return True  # "A & B. On second thought, ... So just A."
             revising = revising or bool(REVISION.search(sentence))
             continue
         if STILL_POSSIBLE.search(sentence) or (

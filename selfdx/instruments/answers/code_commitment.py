@@ -13,7 +13,10 @@ from selfdx.instruments.answers.doubt import EQUALLY
 
 CHOICE = re.compile(
     r"\b(?:or|vs\.?|versus|either|possible|both\s+(?:are|remain|fit)"
-    r"|cannot\s+(?:distinguish|decide)|can't\s+(?:distinguish|decide)|between)\b",
+    r"|cannot\s+(?:distinguish|decide)|can't\s+(?:distinguish|decide)|between"
+    # "or" in other languages: German, French, Spanish, Italian, Portuguese
+    r"|oder|ou|o|oppure)\b"
+    r"|または|あるいは|もしくは|或いは|或者|还是|或",  # Japanese, Chinese
     re.IGNORECASE,
 )
 # Chapter V codes that name a disorder by a condition coded elsewhere, so they are written after

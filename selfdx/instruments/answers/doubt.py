@@ -32,6 +32,12 @@ EQUALLY = (
 EQUAL = re.compile(
     rf"\b(?:{EQUALLY}"
     r"|(?:would|could|might)\s+be\s+(?:right|correct|the\s+(?:answer|diagnosis))\s+instead"
+    # "I also can't exclude C" (the writer's own doubt; a caveat that "C cannot be excluded
+    # if ..." is not), "D nicht ganz auszuschließen", "no se puede descartar"
+    r"|I\s+(?:also\s+|still\s+)?(?:can'?t|cannot|could\s*n[o']t)\s+(?:yet\s+|fully\s+|really\s+)?"
+    r"(?:rule\s+out|exclude)"
+    r"|nicht\s+(?:ganz\s+|sicher\s+|v[öo]llig\s+)?auszuschlie(?:ß|ss)en"
+    r"|no\s+se\s+puede\s+(?:descartar|excluir)|(?:ne\s+)?peut\s+(?:pas\s+)?[êe]tre\s+exclu"
     r"|remains?\s+(?:a\s+|just\s+as\s+|equally\s+)?(?:possib|likely|plausible|an?\s+option))",
     re.IGNORECASE,
 )
@@ -110,6 +116,7 @@ TORN = re.compile(
     r"\b(?:coin[\s-]?(?:flip|toss)|toss[\s-]?up|even\s+odds|fifty[\s-]fifty|50\s*/\s*50"
     r"|weigh(?:t|ted)?\s+(?:them|these|both|the\s+two)\s+equally|equally\s+weighted"
     r"|(?:unsure|not\s+sure|can'?t\s+(?:tell|say|decide))\s+which"
+    r"|(?:unsure|undecided|uncertain)\s+between|(?:go|going|goes|went)\s+either\s+way"
     r"|(?:can'?t|cannot|unable\s+to)\s+(?:choose|decide)\s+between"
     # idioms and understatement: "six of one and half a dozen of the other", "leaning",
     # "can't be sure without collateral", "B would not be unreasonable"
@@ -158,7 +165,10 @@ def corrected(text: str, waits: bool = True) -> bool:
 PREFERRED = re.compile(
     r"\bfits?\s+" + OPTION + r"\s+(?:far\s+|much\s+|a\s+lot\s+)?better"
     r"|" + OPTION + r"\s+(?:fits|is)\s+(?:far\s+|much\s+)?(?:a\s+)?better(?:\s+fit)?"
-    r"|\b(?i:most\s+likely|best\s+(?:fit|answer|explained\s+by|understood\s+as))\b[^.;\n]{0,80}?"
+    r"|" + OPTION + r"\s+(?:(?:is|would\s+be)\s+)?the\s+better\s+(?i:option|answer|fit|choice)"
+    r"|\b(?i:this|it)\s+(?:is|would\s+be)\s+(?i:really|actually|in\s+fact)\s+"
+    + OPTION
+    + r"|\b(?i:most\s+likely|best\s+(?:fit|answer|explained\s+by|understood\s+as))\b[^.;\n]{0,80}?"
     r"\b(?i:option)\s+" + OPTION,
 )
 # Another option offered as possible: "C, with A maybe as well", "And probably D?"

@@ -141,7 +141,8 @@ def stated_code(reply: str) -> str | None:
             continue  # "The patient's mother carries a diagnosis of F33.2"
         line, _, following = reply[match.end() :].partition("\n")
         if match.group(0).lower().strip(" *_").startswith(("selected", "chosen", "primary diag")):
-            line = lead + line  # the marked line of a differential
+            # the marked line of a differential; of a list on one line, the marked item only
+            line = re.split(r";|\s(?=\d+[.)]\s)", lead)[-1] + line
         own_line = bool(extract_codes(line))
         if not own_line and line.strip(" *_:"):
             continue  # a statement line without a code: the next line is not its

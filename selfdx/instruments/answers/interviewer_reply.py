@@ -101,7 +101,7 @@ class ParsedReply:
     criteria: Claim | None = None  # the CRITERIA MET statement; None if absent or unreadable
 
 
-CONTINUED = re.compile(r"^[ \t]*(?:&|\+|,|and\b|plus\b)[ \t]*\S")
+CONTINUED = re.compile(r"^[ \t]*(?:&|\+|,|and\b|plus\b|specifiers?[ \t]*:)[ \t]*\S", re.IGNORECASE)
 OPEN_END = re.compile(r"(?:&|\+|,|\band|\bplus)[ \t]*$")
 MIDDLE_DOT = re.compile(r"[・･·]")  # "A・C": a list mark in Japanese text
 
@@ -128,17 +128,21 @@ REVISION = re.compile(
     r"\b(?:actually|on\s+(?:reflection|second\s+thought)|scratch\s+that|or\s+maybe"
     r"|(?:could|might)\s+(?:also\s+|equally\s+)?be|not\s+sure)\b|^\W*wait\b"
     # "It is B or A" (another answer kept as likely, in other words, is `doubt.doubtful`)
-    r"|(?-i:\b[A-H]\s+or\s+[A-H]\b)"
+    r"|(?-i:\b[A-H]\s+or\s+[A-H]\b)|^\W*or\s+(?:maybe\s+|possibly\s+|perhaps\s+)?(?-i:[A-H])\b"
     r"|\b(?:edit(?:ed)?|corrections?|update[d]?|revised)(?:\s+answer)?\s*:",
     re.IGNORECASE,
 )
 
 
+# A condition under which the answer would be another: "Unless ..., in which case it is PTSD".
+CONDITION = re.compile(r"\b(?:unless|in\s+which\s+case|if\s+so|otherwise)\b", re.IGNORECASE)
+
+
 def sums_up_otherwise(line: str, answer: str) -> bool:
-    """Whether a line that sums the reply up names a disorder the answer does not ("DIAGNOSIS:
-    Major Depressive Disorder" then "... so this is best understood as persistent depressive
-    disorder")."""
-    if not SUMMARY.search(line):
+    """Whether a line that sums the reply up, or gives a condition, names a disorder the answer
+    does not ("DIAGNOSIS: Major Depressive Disorder" then "... so this is best understood as
+    persistent depressive disorder"; "Unless ..., in which case it is PTSD")."""
+    if not (SUMMARY.search(line) or CONDITION.search(line)):
         return False
     named = {code for m in find_diagnosis_names(line) for code in m.codes}
     given = {code for m in find_diagnosis_names(answer) for code in m.codes}

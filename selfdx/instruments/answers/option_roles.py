@@ -17,7 +17,8 @@ from selfdx.instruments.answers.strict_readings import LIST_NUMBER, mentions
 # what it names is no answer, so the label and its options go.
 SET_ASIDE = (
     r"(?:least\s+(?:likely|probable|consistent|appropriate|fitting)|worst(?:\s+fit(?:ting)?)?"
-    r"|poorest\s+fit|wrong|incorrect|ruled\s+out|excluded|unlikely|rejected|eliminated)"
+    r"|poorest\s+fit|wrong|incorrect|unlikely|(?:considered\s+(?:and|but|&)\s+)?(?:ruled\s+out"
+    r"|excluded|rejected|eliminated|dismissed|discarded))"
 )
 SET_ASIDE_LABEL = re.compile(
     r"(?:^|(?<=[.;:,]\s))[ \t]*" + SET_ASIDE + r"(?:\s+(?:options?|diagnos[ie]s|answers?"
@@ -33,15 +34,19 @@ SET_ASIDE_SENTENCE = re.compile(
     r"|worst|poorest|wrong|incorrect)\b[^\n.;]*",
     re.IGNORECASE,
 )
+# Options kept open: "Differential", "Rule out", "Also possible", "Other possibilities".
+KEPT_OPEN = (
+    r"(?:differentials?|rule\s+out|(?:also\s+)?possible|other\s+possibilit(?:y|ies)|alternatives?)"
+)
 # A heading whose next line it labels ("### Differential" then "A"; "Least likely:" then "B").
 LABEL_HEADING = re.compile(
-    r"^[ \t]*((?:differentials?|rule\s+out|" + SET_ASIDE + r")(?:\s+(?:options?|diagnos[ie]s"
+    r"^[ \t]*(?:#+[ \t]*)?((?:" + KEPT_OPEN + r"|" + SET_ASIDE + r")(?:\s+(?:options?|diagnos[ie]s"
     r"|answers?|choices?))?)[ \t]*:?[ \t]*\n+",
     re.IGNORECASE | re.MULTILINE,
 )
 # Options kept open, written as a label ("Differential: A", "Rule out: A"): no answer.
 DIFFERENTIAL_LABEL = re.compile(
-    r"(?:^|(?<=[.;:,]\s))[ \t]*(?:differentials?|rule\s+out)(?:\s+(?:diagnos[ie]s|options?))?"
+    r"(?:^|(?<=[.;:,]\s))[ \t]*" + KEPT_OPEN + r"(?:\s+(?:diagnos[ie]s|options?))?"
     r"[ \t]*(?::|-|–|—)[^\n.;]*",
     re.IGNORECASE | re.MULTILINE,
 )
@@ -51,7 +56,10 @@ DIFFERENTIAL_LABEL = re.compile(
 RANGE = re.compile(r"(?<![\w-])([A-H])\s*(?:-|–|—|\bto\b|\bthrough\b|\bthru\b)\s*([A-H])(?![\w-])")
 # The role an option is given on its own label: primary, secondary or comorbid (the answer),
 # differential (kept open).
-ROLES = r"primary|main|principal|secondary|comorbid|co-?occurring|additional|differential"
+ROLES = (
+    r"primary|main|principal|secondary|comorbid|co-?occurring|additional|differential"
+    r"|also\s+possible|other\s+possibilit(?:y|ies)|alternatives?"
+)
 ROLE = re.compile(
     rf"(?:^|(?<=[.;:,]\s))\W*({ROLES})(?:\s+(?:diagnos[ie]s|disorders?|conditions?))?[ \t]*"
     rf"(?::|-|–|—)[ \t]*(.+?)(?=\.\s|;|\n|$|,\s*(?:{ROLES})\b)",
@@ -78,13 +86,17 @@ def roles(text: str) -> tuple[set[str], set[str], set[str]]:
     found: dict[str, set[str]] = {"primary": set(), "added": set(), "differential": set()}
     for match in ROLE.finditer(text):
         reading = read_segment(match.group(2), need_label=False)
-        if match.group(1).lower() != "differential" and OPEN_ROLE.search(match.group(2)):
+        kept_open = re.fullmatch(KEPT_OPEN, match.group(1), re.IGNORECASE) is not None
+        if kept_open and match.group(1).lower() != "differential":
+            found["differential"] |= mentions(tokenize(match.group(2)))  # "Also possible: - A"
+            continue
+        if not kept_open and OPEN_ROLE.search(match.group(2)):
             found["differential"] |= mentions(tokenize(match.group(2))) or {"?"}
             continue
         if reading.kind != "letters" or reading.letters is None:
             continue
         role = match.group(1).lower()
-        kind = "differential" if role == "differential" else "added"
+        kind = "differential" if kept_open else "added"
         kind = "primary" if role in ("primary", "main", "principal") else kind
         found[kind] |= reading.letters
     return found["primary"], found["added"], found["differential"]
