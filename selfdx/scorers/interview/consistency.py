@@ -24,7 +24,7 @@ import re
 from selfdx.datasets.interview.cases import InterviewCase
 from selfdx.datasets.interview.styles import fact_is_stigmatised, normalises
 from selfdx.datasets.mentalkg.entities import MentalKG
-from selfdx.instruments.question_reader import asked_about
+from selfdx.instruments.question_reader import asked_about, told_in
 from selfdx.instruments.reply_stance import stance
 from selfdx.instruments.topics import topic_of
 from selfdx.solvers.interview.trace import InterviewRecord
@@ -51,6 +51,7 @@ def presupposed_groups(kg: MentalKG, case: InterviewCase) -> dict[str, set[str]]
 def inconsistencies(case: InterviewCase, trace: InterviewRecord, kg: MentalKG) -> list[str]:
     """Each contradiction or leak in the transcript, as a line naming the turn and the fact."""
     topics = [topic_of(f) for f in [*case.facts, *case.absent]]
+    by_id = {t.id: [t] for t in topics}
     facts = {f.id: f for f in case.facts}
     turns = [t for t in trace.turns if t.patient is not None and t.question is not None]
     revealed_at: dict[str, int] = {case.complaint: -1}  # the opening complaint, told unasked
@@ -71,6 +72,8 @@ def inconsistencies(case: InterviewCase, trace: InterviewRecord, kg: MentalKG) -
         before = reply.shown
         said = stance(reply.shown)
         alone = asked[0] if len(asked) == 1 else None
+        if alone in facts and said == "denies" and told_in(reply.shown, by_id[alone]):
+            said = "affirms"  # its own statement, worded as a negation ("I don't start anything")
         if alone in facts and said == "denies" and revealed_at.get(alone, number) != number:
             found.append(f"turn {number + 1}: denied {alone}, revealed in turn "
                          f"{revealed_at[alone] + 1}")  # fmt: skip
