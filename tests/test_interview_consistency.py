@@ -69,6 +69,24 @@ def test_a_fact_denied_after_it_was_told_is_counted(demo):
         assert inconsistencies(case, offline(case, kg, style, questions), kg) == [], style
 
 
+def test_a_fact_told_again_in_negative_words_is_no_denial(demo):
+    """A follow-up that points to what the patient just told, answered with the same fact in
+    words that open with a negation ("I don't sleep past four: ..."), affirms it."""
+    kg, case = demo
+    said = "I wake up at four in the morning and can't get back to sleep."
+    told = record(case, [
+        ("Anything else you've noticed?", f"{said}\nREVEALED: S103"),
+        ("How often does that happen?", f"I don't sleep past four: {said}\nREVEALED: S103"),
+    ])  # fmt: skip
+    assert inconsistencies(case, told, kg) == []
+    # a plain denial of it is still counted
+    denied = record(case, [
+        ("Anything else you've noticed?", f"{said}\nREVEALED: S103"),
+        ("How often does that happen?", "No, that doesn't happen.\nREVEALED: none"),
+    ])  # fmt: skip
+    assert inconsistencies(case, denied, kg) == ["turn 2: denied S103, revealed in turn 1"]
+
+
 @needs_data
 def test_a_guarded_patient_leaks_nothing_it_withheld():
     kg, cases = load_cases(str(RESOURCES), ["1"])
