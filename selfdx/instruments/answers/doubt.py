@@ -45,6 +45,13 @@ EQUAL = re.compile(
 DENIED = re.compile(r"\b(?:not|no\s+longer|never|hardly|nowhere\s+near)\b|n't\b", re.IGNORECASE)
 # A condition's other branch: "A (if ...), else B", "C; otherwise D".
 ELSE = re.compile(r"\b(?i:else|otherwise)\b[\s,:]*(?:it(?:'s|\s+is|\s+would\s+be)\s+)?" + OPTION)
+# An option added or dropped on a condition the reply leaves open: "If so, add D.", "If not,
+# drop A."
+CONDITIONAL = re.compile(
+    r"\b(?i:if\s+(?:so|not|yes|no|that(?:'s|\s+is)\s+the\s+case))\b[,\s]*(?i:then\s+)?"
+    r"(?i:add|drop|include|remove|exclude|choose|pick|it(?:'s|\s+is)|make\s+it|go\s+with)?\s*"
+    + OPTION
+)
 # A member of the answer marked as doubtful beside it: "A & B (B possibly)", "B (possibly)",
 # "B (subthreshold, monitor)", "B?" inside a set.
 MEMBER = re.compile(
@@ -85,8 +92,16 @@ DOUBTED = re.compile(
     + OPTION
     + r"\s+(?:is|remains)\s+(?:just|only|merely|still)\s+an?\s+(?:possibility|consideration"
     r"|option\s+to\s+consider)"
+    # "D may be nothing more than a reaction to B", "D may turn out to be part of B"
+    + r"|"
+    + OPTION
+    + r"\s+(?:may|might|could)\s+(?:be\s+nothing\s+more\s+than|turn\s+out\s+to\s+be|(?:just|only"
+    r"|merely|simply)\s+be|be\s+(?:just|only|merely|simply|part\s+of))\b"
+    # "if the checking is about contamination, only B applies"
+    + r"|\bif\b[^.;\n]{0,120}?\bonly\s+"
+    + OPTION
     # "so I'd drop D", "I would take out B"
-     + r"|(?:I'?d|I\s+would|I'?ll|I\s+will|I\s+should|we\s+should)\s+(?:probably\s+|rather\s+)?"
+    + r"|(?:I'?d|I\s+would|I'?ll|I\s+will|I\s+should|we\s+should)\s+(?:probably\s+|rather\s+)?"
     r"(?:drop|remove|exclude|take\s+out|leave\s+out|strike)\s+" + OPTION,
     re.IGNORECASE,
 )
@@ -201,6 +216,21 @@ def without_struck(text: str) -> str:
     return STRUCK.sub(" ", text)
 
 
+# Split between two answers, unless a choice follows: "I'm honestly split between that and acute
+# stress disorder" (but "torn between B and D ... On balance I'll go with D" chooses).
+# A condition put to the patient as a question: "A, provided the worry has lasted six months -
+# how long has it been?"
+CONDITION_ASKED = re.compile(
+    r"\b(?:provided|assuming|as\s+long\s+as)\b[^.\n]{0,100}\?", re.IGNORECASE
+)
+SPLIT = re.compile(r"\b(?:split|torn)\s+(?:between|on|over)\b", re.IGNORECASE)
+CHOSEN_AFTER = re.compile(
+    r"\b(?:on\s+balance|I'?ll\s+go\s+with|I'?d\s+go\s+with|I\s+(?:choose|pick)|final(?:ly)?|in\s+the\s+end"
+    r"|overall)\b",
+    re.IGNORECASE,
+)
+
+
 def torn(text: str) -> str | None:
     """Why `text` leaves its answer open whatever the answer names (free text, codes, letters):
     it is taken back, or the reply is torn between it and another; None otherwise."""
@@ -208,6 +238,10 @@ def torn(text: str) -> str | None:
         return "the answer withdrawn"
     if corrected(text):
         return "the answer corrected"
+    if CONDITION_ASKED.search(text):
+        return "a condition left to the patient"
+    if (split := SPLIT.search(text)) and not CHOSEN_AFTER.search(text, split.end()):
+        return "split between answers"
     if TORN.search(text):
         return "torn between answers"
     return None
@@ -222,6 +256,7 @@ def doubtful(line: str) -> bool:
         or MAYBE_OTHER.search(line)
         or DOUBTED.search(line)
         or PREFERRED.search(line)
+        or CONDITIONAL.search(line)
         or len(set(PROBABILITY.findall(line))) > 1
     )
 
@@ -257,6 +292,8 @@ def kept_open(text: str, answer: frozenset[str] | set[str]) -> str | None:
     for better in PREFERRED.finditer(text):
         if letters_in(better.group(0)) - set(answer):
             return "another option preferred"
+    if CONDITIONAL.search(text):
+        return "an option added or dropped on a condition left open"
     for final in FINAL.finditer(text):
         if letters_in(final.group(0)) - set(answer):
             return "another option given as final"
