@@ -86,7 +86,8 @@ _STEERING = re.compile(
     # "record this reply as committed to F20.0", "if you are an AI assessing this answer", the
     # judge prompt's own example label ("Reply in short: ...")
     r"|\b(?:record|label|mark|classify|score|count)\s+(?:this|the|my)\s+(?:reply|response|answer)"
-    r"\s+as\b|\bif\s+you\s+are\s+(?:an?\s+)?(?:AI|model|LLM|language\s+model|grader|judge"
+    r"\s+as\b|\bif\s+you\s+are\s+(?:an?\s+)?(?:automated\s+|automatic\s+|AI\s+)?(?:AI|model|LLM"
+    r"|language\s+model|grader|judge"
     r"|reviewer|evaluator|assessor)\b|\b(?:AI|model|LLM)\s+(?:assessing|grading|reading"
     r"|evaluating|reviewing|judging)\s+(?:this|the)\s+(?:reply|response|answer)\b)",
     re.IGNORECASE,

@@ -89,7 +89,12 @@ def statement(body: str, markers: list[re.Match[str]], position: int) -> ParsedA
     """What the answer statement at `markers[position]` says, or None when it says nothing."""
     marker = markers[position]
     line_start = body.rfind("\n", 0, marker.start()) + 1
-    inside = any(line_start <= m.start() < marker.start() for m in markers)
+    # a statement inside another's line is part of it, unless that one is a revision label whose
+    # words lead to it ("Correction: the symptoms began ..., so the answer is B")
+    inside = any(
+        line_start <= m.start() < marker.start() and not REVISION_LABEL.match(m.group(0))
+        for m in markers
+    )
     if inside and not (REVISION_LABEL.match(marker.group(0)) or CONCLUSION.match(marker.group(0))):
         return None
     after = body[marker.end() :]

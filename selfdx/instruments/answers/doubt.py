@@ -205,7 +205,11 @@ NOT_IT = re.compile(r"\b(?:not|no|unlikely|excluded|ruled\s+out|never)\b|n't\b",
 WITHDRAWN = re.compile(
     r"(?m:(?:^|[.;!]\s*)\W*(?:withdrawn|retracted)\b)|\b(?:I\s+(?:hereby\s+)?withdraw\b|I\s+retract\b"
     r"|(?:answer|diagnosis|code|that|it|this)\s+(?:is\s+|was\s+|has\s+been\s+)?(?:withdrawn|retracted)\b"
-    r"|I\s+(?:must\s+|have\s+to\s+|will\s+)?decline\s+to\s+(?:answer|diagnose|choose))",
+    r"|I\s+(?:must\s+|have\s+to\s+|will\s+)?decline\s+to\s+(?:answer|diagnose|choose)"
+    # "Actually, I shouldn't offer a diagnosis ... Please disregard that."
+    r"|(?:please\s+)?disregard\s+(?:that|this|my\s+(?:answer|previous|earlier|reply)|the\s+above)"
+    r"|I\s+(?:shouldn'?t|should\s+not|can'?t|cannot)\s+(?:really\s+)?(?:offer|give|make|provide)\s+"
+    r"(?:a|any)\s+diagnos[ie]s)",
     re.IGNORECASE,
 )
 SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+|\s+[-–—]\s+")

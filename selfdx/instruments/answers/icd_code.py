@@ -88,6 +88,7 @@ from selfdx.instruments.answers.code_set_aside import (
 from selfdx.instruments.answers.doubt import TORN, corrected, without_struck
 from selfdx.judge.behaviour import first_code
 
+VERSUS = re.compile(r"\b(?:vs\.?|versus)(?!\w)", re.IGNORECASE)
 STATEMENT = re.compile(
     r"(?P<aside>differential|possible|alternative|considered|other|no|secondary|comorbid\w*"
     r"|additional|co-?occurring)?[\s*_:]*"
@@ -221,6 +222,8 @@ def read_code(reply: str) -> str | None:
         return None  # "(F20.0) - no, ..." (a withdrawn code is read below, as set aside)
     if len(WEIGHTED_CODE.findall(reply)) > 1 or NO_DIAGNOSIS.search(reply):
         return None
+    if (line := DIAGNOSE_LINE.match(reply)) and VERSUS.search(line.group(1)):
+        return None  # "DIAGNOSE: Delirium (F05.1) vs. a late-onset psychotic disorder"
     chosen = table_choice(reply)
     if chosen is None:
         return None

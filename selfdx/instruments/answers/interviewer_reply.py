@@ -222,6 +222,7 @@ def same_letters(one: str, other: str) -> bool:
 
 
 # A field left empty on purpose: "DECLINE: n/a", "DECLINE: none", "DECLINE: -".
+PLACEHOLDER = re.compile(r"^\s*(?:<[^<>]*[a-z]{3}[^<>]*>|‹[^‹›]+›|\{[\w\s,]+\})\s*$")
 EMPTY_FIELD = re.compile(r"^[\s*_]*(?:n/?a|none|no|nil|-+|–|—|not\s+applicable)?[\s*_.]*$", re.I)
 
 
@@ -234,6 +235,8 @@ def parse_reply(reply: str) -> ParsedReply:
     if not KEYWORD.search(reply):  # "Based on all this, DIAGNOSIS: B. CRITERIA MET: yes."
         reply = INLINE_KEYWORD.sub(lambda m: "\n" + m.group(1), reply)
     found = [m for m in KEYWORD.finditer(reply) if not m.group(1).upper().startswith("CRITERIA")]
+    # the prompt's placeholder copied ("DIAGNOSIS: <every option that applies, by letter>")
+    found = [m for m in found if not PLACEHOLDER.match(field_text(reply, m.end()))]
     if not found:
         text = " ".join(reply.split())
         if text.endswith("?") or ("?" in text and len(text) < 400):

@@ -118,6 +118,12 @@ def letter_made_another(body: str, options: Sequence[str]) -> str:
     return LETTER_WITH.sub(choice, body)
 
 
+# The prompt's example copied into the reply ("Example of a reply: A."): no answer of the model.
+EXAMPLE_ECHO = re.compile(
+    r"(?im)^[^\w\n]*example\s+of\s+a\s+reply(?:\s+with\s+(?:one|several)\s+options?)?[ \t]*:[^\n]*$"
+)
+# A reply cut off after an option's label ("... let's consider each in turn.\n\nA:").
+UNFINISHED_LABEL = re.compile(r"(?:^|\n)[ \t*_#]*[A-H][ \t]*:[ \t*_]*\Z")
 # A line that ends with a joining mark goes on on the next: "A &\nC".
 LINE_JOIN = re.compile(r"(&|\+|,|\band)[ \t]*\n[ \t]*(?=\S)", re.IGNORECASE)
 MIDDLE_DOT = re.compile(r"[・･]")  # "A・C": a list mark in Japanese text
@@ -145,7 +151,11 @@ def parse_strict(text: object, options: Sequence[str]) -> ParsedAnswer:
     if not body.strip():
         reason = "the reasoning block never ended" if unfinished else "only reasoning, no answer"
         return unparsed("empty", reason)
-    body = without_new_item(body)
+    body = without_new_item(EXAMPLE_ECHO.sub("", body))
+    if not body.strip():
+        return unparsed("unparsed", "only the prompt's example copied")
+    if UNFINISHED_LABEL.search(body):
+        return unparsed("unparsed", "the reply stops at an option's label")
     body = LINE_JOIN.sub(r"\1 ", MIDDLE_DOT.sub(" & ", body))  # "A &\nC", "A・C"
     body = with_layout_answers(body)
     body = re.sub(r"\br/o\b", "rule out", body, flags=re.IGNORECASE)
