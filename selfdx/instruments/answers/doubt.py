@@ -220,13 +220,13 @@ def without_struck(text: str) -> str:
     return STRUCK.sub(" ", text)
 
 
-# Split between two answers, unless a choice follows: "I'm honestly split between that and acute
-# stress disorder" (but "torn between B and D ... On balance I'll go with D" chooses).
 # A condition put to the patient as a question: "A, provided the worry has lasted six months -
 # how long has it been?"
 CONDITION_ASKED = re.compile(
     r"\b(?:provided|assuming|as\s+long\s+as)\b[^.\n]{0,100}\?", re.IGNORECASE
 )
+# Split between two answers, unless a choice follows: "I'm honestly split between that and acute
+# stress disorder" (but "torn between B and D ... On balance I'll go with D" chooses).
 SPLIT = re.compile(r"\b(?:split|torn)\s+(?:between|on|over)\b", re.IGNORECASE)
 CHOSEN_AFTER = re.compile(
     r"\b(?:on\s+balance|I'?ll\s+go\s+with|I'?d\s+go\s+with|I\s+(?:choose|pick)|final(?:ly)?|in\s+the\s+end"
