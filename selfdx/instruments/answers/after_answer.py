@@ -62,7 +62,10 @@ OR_AGAIN = re.compile(
 # A sentence that sums the answer up: what it names is the answer again.
 SUMMARY = re.compile(
     r"\b(?:in\s+(?:short|summary|sum)|to\s+summari[sz]e|overall|all\s+in\s+all|bottom\s+line"
-    r"|best\s+(?:explained|understood|described|accounted\s+for)\s+(?:by|as))\b",
+    r"|best\s+(?:explained|understood|described|accounted\s+for)\s+(?:by|as)"
+    # ("better explained by" is left out: "the concentration problems are better explained by
+    # the anxiety than by ADHD" explains a symptom away)
+    r"|(?:(?:is\s+)?better\s+captured\s+as)|(?:is\s+)?the\s+better\s+fit|fits\s+better)\b",
     re.IGNORECASE,
 )
 
@@ -92,11 +95,29 @@ def taken_back(after: str, letters: frozenset[str]) -> bool:
     return False
 
 
+# What a comparison sets against the answer: "... a better fit than C".
+THAN = re.compile(r"\b(?:rather\s+than|than|instead\s+of)\b[^,;.:—–]*", re.IGNORECASE)
+# A restatement of the answer in other words: "A & D - that is, major depression with PTSD".
+RESTATED = re.compile(r"\b(?:that\s+is|i\.e\.|namely|in\s+other\s+words)(?:\W|$)", re.IGNORECASE)
+
+
+def restated_otherwise(sentence: str) -> bool:
+    """Whether a sentence restates its options in other words that name another set."""
+    found = RESTATED.search(sentence)
+    if not found:
+        return False
+    before = mentions(tokenize(sentence[: found.start()]))
+    after = mentions(tokenize(sentence[found.end() :]))
+    return bool(before and after and before != after)
+
+
 def summary_disagrees(body: str, letters: frozenset[str]) -> bool:
     """Whether a sentence that sums the reply up names other options than its answer ("A & D.
     ... In short, best explained by PTSD with comorbid major depression")."""
     for sentence in re.split(r"(?<=[.!?])\s+|\n", body):
-        named = mentions(tokenize(sentence))
+        if restated_otherwise(sentence):
+            return True
+        named = mentions(tokenize(THAN.sub(" ", sentence)))
         if SUMMARY.search(sentence) and named and named != letters:
             if not RULED_OUT.search(sentence):
                 return True

@@ -45,6 +45,10 @@ EQUAL = re.compile(
 DENIED = re.compile(r"\b(?:not|no\s+longer|never|hardly|nowhere\s+near)\b|n't\b", re.IGNORECASE)
 # A condition's other branch: "A (if ...), else B", "C; otherwise D".
 ELSE = re.compile(r"\b(?i:else|otherwise)\b[\s,:]*(?:it(?:'s|\s+is|\s+would\s+be)\s+)?" + OPTION)
+# A member of a set put in brackets: "A & (D)" holds D back.
+BRACKETED_MEMBER = re.compile(
+    r"(?:\b[A-H]\b|\ue001)\s*(?:&|,|\band\b|\+)\s*\(\s*" + OPTION + r"\s*\)"
+)
 # An option added or dropped on a condition the reply leaves open: "If so, add D.", "If not,
 # drop A."
 CONDITIONAL = re.compile(
@@ -181,6 +185,8 @@ PREFERRED = re.compile(
     r"\bfits?\s+" + OPTION + r"\s+(?:far\s+|much\s+|a\s+lot\s+)?better"
     r"|" + OPTION + r"\s+(?:fits|is)\s+(?:far\s+|much\s+)?(?:a\s+)?better(?:\s+fit)?"
     r"|" + OPTION + r"\s+(?:(?:is|would\s+be)\s+)?the\s+better\s+(?i:option|answer|fit|choice)"
+    r"|" + OPTION + r"\s+(?:is|would\s+be)\s+the\s+(?i:formally\s+|technically\s+|strictly\s+)?"
+    r"(?i:correct|right)\s+(?i:answer|option|choice)"
     r"|\b(?i:this|it)\s+(?:is|would\s+be)\s+(?i:really|actually|in\s+fact)\s+"
     + OPTION
     + r"|\b(?i:most\s+likely|best\s+(?:fit|answer|explained\s+by|understood\s+as))\b[^.;\n]{0,80}?"
@@ -191,6 +197,10 @@ MAYBE_OTHER = re.compile(
     OPTION + r"\s+(?:maybe|possibly|perhaps|probably)\b"
     r"|(?:want|need|have|like)\s+to\s+(?:rule\s+out|exclude)\s+"
     + OPTION
+    # "Comorbid D is also likely"
+    + r"|"
+    + OPTION
+    + r"\s+(?:is|are)\s+also\s+(?:likely|possible|probable|plausible)"
     # "I'd also add C"
     + r"|(?:I'?d|I\s+would|I'?ll|I\s+will|let\s+me|we\s+should)\s+(?:also\s+)?add\s+"
     + OPTION
@@ -261,6 +271,8 @@ def doubtful(line: str) -> bool:
         or DOUBTED.search(line)
         or PREFERRED.search(line)
         or CONDITIONAL.search(line)
+        or BRACKETED_MEMBER.search(line)
+        or ELSE.search(line)
         or len(set(PROBABILITY.findall(line))) > 1
     )
 
@@ -298,6 +310,8 @@ def kept_open(text: str, answer: frozenset[str] | set[str]) -> str | None:
             return "another option preferred"
     if CONDITIONAL.search(text):
         return "an option added or dropped on a condition left open"
+    if BRACKETED_MEMBER.search(text):
+        return "a member of the answer in brackets"
     for final in FINAL.finditer(text):
         if letters_in(final.group(0)) - set(answer):
             return "another option given as final"

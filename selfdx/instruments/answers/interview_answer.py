@@ -50,6 +50,7 @@ from typing import Literal
 from selfdx.datasets.interview.cases import InterviewCase
 from selfdx.datasets.mentalbench.schema import LETTERS
 from selfdx.datasets.mentalkg.entities import MentalKG
+from selfdx.instruments.answers.after_answer import RESTATED
 from selfdx.instruments.answers.diagnosis_clauses import (
     HEDGE,
     affirmed_part,
@@ -262,6 +263,13 @@ def read_answer(
         return AnswerReading(None, "hedged", doubt)
     if MOVED.search(text):
         return AnswerReading(None, "hedged", "the answer moves from one option to another")
+    if (again := RESTATED.search(text)) and answer_format == "letters":
+        # "A & B - i.e. major depression with comorbid PTSD": both halves must name one answer
+        halves = [read_answer(part, case, kg, answer_format)
+                  for part in (text[: again.start()], text[again.end() :])]  # fmt: skip
+        named = [h.codes or {h.code} for h in halves if h.status == "named"]
+        if len(named) == 2 and named[0] != named[1]:
+            return AnswerReading(None, "hedged", "restated in other words as another answer")
     if re.search(r"\bwith\s+or\s+without\b", text, re.IGNORECASE):
         # "MDD (with or without psychotic features)": which disorder is left open
         return AnswerReading(None, "hedged", "a specifier left open (with or without)")

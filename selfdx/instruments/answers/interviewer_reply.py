@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from selfdx.datasets.mentalkg.diagnosis_names import find_diagnosis_names
-from selfdx.instruments.answers.after_answer import ADDS, NOT_ADDED, RULED_OUT, SUMMARY
+from selfdx.instruments.answers.after_answer import ADDS, NOT_ADDED, RULED_OUT, SUMMARY, THAN
 from selfdx.instruments.answers.doubt import doubtful, without_struck
 
 KEYWORD = re.compile(
@@ -144,7 +144,7 @@ def sums_up_otherwise(line: str, answer: str) -> bool:
     persistent depressive disorder"; "Unless ..., in which case it is PTSD")."""
     if not (SUMMARY.search(line) or CONDITION.search(line)):
         return False
-    named = {code for m in find_diagnosis_names(line) for code in m.codes}
+    named = {code for m in find_diagnosis_names(THAN.sub(" ", line)) for code in m.codes}
     given = {code for m in find_diagnosis_names(answer) for code in m.codes}
     return bool(named - given)
 
@@ -158,7 +158,8 @@ def revision_after(reply: str, start: int, answer: str = "") -> str:
     for line in below.splitlines():
         if KEYWORD.match(line):
             # doubt said on the CRITERIA MET line: "cannot tell - this could equally be A"
-            if doubtful(KEYWORD.sub("", line, count=1)):
+            rest = KEYWORD.sub("", line, count=1)
+            if doubtful(rest) or sums_up_otherwise(rest, answer):
                 return " ".join(KEYWORD.sub("", line, count=1).split())
             continue
         if REVISION.search(line) or doubtful(line) or sums_up_otherwise(line, answer):

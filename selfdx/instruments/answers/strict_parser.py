@@ -126,6 +126,8 @@ EXAMPLE_ECHO = re.compile(
 UNFINISHED_LABEL = re.compile(r"(?:^|\n)[ \t*_#]*[A-H][ \t]*:[ \t*_]*\Z")
 # A line that ends with a joining mark goes on on the next: "A &\nC".
 LINE_JOIN = re.compile(r"(&|\+|,|\band)[ \t]*\n[ \t]*(?=\S)", re.IGNORECASE)
+# Two lines that are each a whole set of options and differ ("B & D" then "B & C"): two answers.
+SET_LINE = re.compile(r"^[ \t*_]*[A-H](?:[ \t]*(?:&|,|\+|\band\b)[ \t]*[A-H])+[ \t*_.]*$", re.M)
 MIDDLE_DOT = re.compile(r"[・･]")  # "A・C": a list mark in Japanese text
 # A new item the model goes on to invent after its answer ("Question 2: ...", "### Instruction",
 # "User:"): not part of the reply.
@@ -156,6 +158,7 @@ def parse_strict(text: object, options: Sequence[str]) -> ParsedAnswer:
         return unparsed("unparsed", "only the prompt's example copied")
     if UNFINISHED_LABEL.search(body):
         return unparsed("unparsed", "the reply stops at an option's label")
+    body = re.sub(r"\n[ \t]*(&|\+)[ \t]*\n", r" \1 ", body)  # "A\n&\nD"
     body = LINE_JOIN.sub(r"\1 ", MIDDLE_DOT.sub(" & ", body))  # "A &\nC", "A・C"
     body = with_layout_answers(body)
     body = re.sub(r"\br/o\b", "rule out", body, flags=re.IGNORECASE)
@@ -180,6 +183,8 @@ def parse_strict(text: object, options: Sequence[str]) -> ParsedAnswer:
     body = DIFFERENTIAL_LABEL.sub("", body)
     if not re.search(r"\w", body):
         return unparsed("unparsed", "only options set aside or kept open")
+    if len({frozenset(re.findall(r"[A-H]", m)) for m in SET_LINE.findall(body)}) > 1:
+        return unparsed("ambiguous", "two lines give different sets")
     settled = read_body(body)
     if settled.letters and differential - settled.letters:
         return unparsed("ambiguous", "another option labelled as a differential")
