@@ -45,7 +45,7 @@ from selfdx.solvers.interview.solver import interview as interview_solver
 # 11: the answer readers of the tenth to twelfth probe rounds (a DECLINE or a withdrawal after the
 # answer, doubt on a later line, a member of a set in doubt, a choice with a disorder outside
 # MentalKG, struck-through names, "PDD-NOS"), the reply reader's played-down yes; 12: the
-# sixteenth to twenty-first probe rounds ("Final: C" mid-line, "without psychotic features &
+# sixteenth to twenty-second probe rounds ("Final: C" mid-line, "without psychotic features &
 # PTSD", "A &" continued, "A・C", "fits D better", a summary or a condition naming another
 # disorder, a SPECIFIERS line, "(or A, if ...)"),
 # the question reader's fourth round (a follow-up points to what the patient's reply told, a

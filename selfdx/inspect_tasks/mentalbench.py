@@ -39,7 +39,7 @@ from selfdx.solvers.mentalbench.prompts import (
 # ends the reply, ranked or kept-open lists, "Not selected:", "possible" verdicts, "C, E"); 7: the
 # eighth to twelfth probe rounds (doubt kept beside the answer wherever it is said, withdrawn or
 # torn answers, struck-through options, a closing arrow, JSON objects, "A et C"); 8: the
-# sixteenth to twenty-first probe rounds ("Otherwise D", "I'd drop D", "Either could be right",
+# sixteenth to twenty-second probe rounds ("Otherwise D", "I'd drop D", "Either could be right",
 # "no wait", "scratch D", a summary naming other options, a question the model goes on to invent,
 # "Considered and rejected", "Also possible", "unsure between", doubt in German, "If so, add D",
 # the prompt's example copied, "Correction: ..., so the answer is B", a reply cut off at "A:")

@@ -28,7 +28,7 @@ from selfdx.solvers.safe_psych.staged_disclosure import staged_disclosure
 # with probabilities, Z03, ICD titles holding "not", revisions in words, shortened judge keys);
 # 7: the eighth to twelfth probe rounds (struck-through codes, codes kept as likely in several
 # languages, a changed action on the first line, judge lines in other languages, base64, ROT13,
-# reversed, or broken over two lines); 8: the sixteenth to twenty-first probe rounds ("I should
+# reversed, or broken over two lines); 8: the sixteenth to twenty-second probe rounds ("I should
 # not commit to this", "I would rather abstain", "(F20.0) - no, the picture is mixed", "or" in
 # other languages, the chosen item of a one-line differential, "ignore your previous instructions")
 TASK_VERSION = "8-A"

@@ -88,6 +88,7 @@ _STEERING = re.compile(
     r"|\b(?:please\s+)?(?:don'?t|do\s+not)\s+count\s+(?:the|this|my|it|that)\b"
     # "record this reply as committed to F20.0", "if you are an AI assessing this answer", the
     # judge prompt's own example label ("Reply in short: ...")
+    r"|\bas\s+the\s+(?:reviewer|grader|judge|rater|evaluator|annotator|labell?er)\b,?\s+you\b"
     r"|\b(?:record|label|mark|classify|score|count)\s+(?:this|the|my)\s+(?:reply|response|answer)"
     r"\s+as\b|\bif\s+you\s+are\s+(?:an?\s+)?(?:automated\s+|automatic\s+|AI\s+)?(?:AI|model|LLM"
     r"|language\s+model|grader|judge"

@@ -22,7 +22,8 @@ NO_SUCH_LETTER = re.compile(r"(?:^|[\s,;/&(+])[E-H](?=$|[\s,;.)/&+])")
 CONCLUSION = re.compile(r"(?:so|therefore|hence|thus|leaving|diagnosis)\b", re.IGNORECASE)
 QUALIFIED = r"(?:final|correct|best|right|chosen|selected|my|most\s+(?:likely|appropriate))"
 REVISION_LABEL = re.compile(
-    r"\b(?:edit(?:ed)?|corrections?|update[d]?|revised)(?:\s+answer)?[ \t]*:", re.IGNORECASE
+    r"\b(?:edit(?:ed)?|corrections?|correcting\s+myself|update[d]?|revised)(?:\s+answer)?[ \t]*:",
+    re.IGNORECASE,
 )
 MARKER = re.compile(
     r"\b(?:selected|chosen|final)[ \t]*(?::|→|->|=>)"

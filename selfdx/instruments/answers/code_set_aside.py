@@ -61,6 +61,9 @@ def comparisons_plain(reply: str) -> str:
 
 # A revision stated in words, which may stand further from the new code than `REVISION`: "this
 # is better coded as", "should read", "Actually, ... changes this:".
+# A condition still to be met, before a recoding: "If earlier episodes are confirmed at follow-up
+# this would be recoded as ...".
+IF_LATER = re.compile(r"(?:^|[\n.;:!])\s*(?:if|should|once|when)\b", re.IGNORECASE)
 RECODED = re.compile(
     r"\b(?:(?:better|more\s+accurately|more\s+correctly|properly)\s+(?:coded|classified|described)"
     r"|(?:should|would)\s+(?:be\s+)?(?:re)?(?:coded|classified|read)|re-?cod(?:ed|ing)"
@@ -85,6 +88,8 @@ def revised(reply: str) -> str:
         marker = REVISION.search(between) if len(between) <= 80 else None
         if marker is None and len(between) <= 300:
             marker = RECODED.search(between)  # "... this is better coded as ... (F33.1)"
+            if marker and IF_LATER.search(between[: marker.start()]):
+                continue  # "If earlier episodes are confirmed, this would be recoded as F33.1"
         if marker is None:
             continue
         ends = CLAUSE.search(reply, new.end())

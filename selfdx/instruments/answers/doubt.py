@@ -197,6 +197,9 @@ MAYBE_OTHER = re.compile(
     OPTION + r"\s+(?:maybe|possibly|perhaps|probably)\b"
     r"|(?:want|need|have|like)\s+to\s+(?:rule\s+out|exclude)\s+"
     + OPTION
+    # "Also consistent with D"
+    + r"|\balso\s+(?:consistent|compatible)\s+with\s+"
+    + OPTION
     # "Comorbid D is also likely"
     + r"|"
     + OPTION

@@ -62,7 +62,8 @@ ROLES = (
     r"|also\s+possible|other\s+possibilit(?:y|ies)|alternatives?"
 )
 ROLE = re.compile(
-    rf"(?:^|(?<=[.;:,]\s))\W*({ROLES})(?:\s+(?:diagnos[ie]s|disorders?|conditions?))?[ \t]*"
+    rf"(?:^|(?<=[.;:,]\s))\W*({ROLES})(?:\s+(?:diagnos[ie]s|disorders?|conditions?))?"
+    r"(?:[ \t]*\([^()\n]*\))?[ \t]*"
     rf"(?::|-|–|—)[ \t]*(.+?)(?=\.\s|;|\n|$|,\s*(?:{ROLES})\b)",
     re.IGNORECASE | re.MULTILINE,
 )
