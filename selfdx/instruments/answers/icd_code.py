@@ -216,10 +216,10 @@ def reply_code(reply: str) -> str | None:
 def read_code(reply: str) -> str | None:
     """The code `reply_code` reads, before its name is checked."""
     reply = without_struck(reply)  # "~~F32.1~~ F33.1": the struck code is taken back
-    if TORN.search(reply) or corrected(
-        reply, waits=False
-    ):  # "I'd put F41.1 and F41.0 at even odds",
-        return None  # "(F20.0) - no, ..." (a withdrawn code is read below, as set aside)
+    # torn ("I'd put F41.1 and F41.0 at even odds") or corrected ("(F20.0) - no, ..."); a
+    # withdrawn code is read below, as set aside
+    if TORN.search(reply) or corrected(reply, waits=False):
+        return None
     if len(WEIGHTED_CODE.findall(reply)) > 1 or NO_DIAGNOSIS.search(reply):
         return None
     if (line := DIAGNOSE_LINE.match(reply)) and VERSUS.search(line.group(1)):
