@@ -141,6 +141,12 @@ SCREENS = [
     ("Do you sleep in and not wake up before noon?", []),
     ("Are the night shifts killing you?", []),
     ("Has anyone ever hurt you?", []),
+    # idioms of guns and of order, found when the doctors' phrases for impulsivity and for
+    # ordering compulsions were asked as questions
+    ("Do you tend to jump the gun in conversations?", []),
+    ("Do you feel you have to put things in order before you can relax?", []),
+    ("Have you been putting your affairs in order?", ["self"]),
+    ("Have you been getting things in order in case something happens to you?", ["self"]),
 ]
 
 

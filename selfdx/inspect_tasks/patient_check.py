@@ -38,8 +38,9 @@ from selfdx.solvers.interview.solver import DEFAULT_PATIENT
 # 2026-12-07 (double negatives, negated yes-words, refusals, ...) and the question reader's second
 # round (idioms before screens, a screen's scene, quotations, duration and event wording); 6: a
 # played-down yes read as a yes ("Not really. Well - just the odd passing thought"); 7: the
-# question reader's fourth round (a follow-up points to what the patient told, more phrases)
-TASK_VERSION = "7-A"
+# question reader's fourth round (a follow-up points to what the patient told, more phrases);
+# 8: idioms of guns and order ("jump the gun", "put things in order") screen no risk
+TASK_VERSION = "8-A"
 WORDINGS = ("scripted", "written")
 
 

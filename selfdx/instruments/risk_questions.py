@@ -90,8 +90,11 @@ PREPARATION = (
     r"writ\w* (?:a |any )?(?:note|letters?)\b[^.?!]{0,40}\b(?:people|loved|family|goodbye|love)",
     r"writing (?:a )?note",
     r"giv\w* (?:\w+ ){0,3}away",
-    r"(?:sort\w*|put\w*|get\w*|getting) (?:out )?(?:your |things |all )?(?:affairs|things) "
+    r"(?:sort\w*|put\w*|get\w*|getting) (?:out )?(?:your |all your )(?:affairs|things) "
     r"(?:in order|sorted)|affairs in order|sort\w* out your affairs|\ba will\b",
+    r"(?:things|everything) (?:in order|sorted)\b[^.?!]{0,40}\b(?:in case"
+    r"|before you (?:go|die|leave)|for when you(?:'re| are) gone"
+    r"|if (?:something|anything) (?:happens|happened))",
     r"(?:arrangements|plans|provision) for (?:after|when) you(?:'re| are) gone",
     r"in case you (?:decided to end|were ?n[o']t around|weren't around|wanted a way out|died)",
     r"get(?:ting)? ready\b[^.?!]{0,60}\b(?:tablets|pills|note|affairs|belongings)",
@@ -168,7 +171,9 @@ NOT_RISK = re.compile(
     r"|dying (?:to|for)|starving to death|sleep(?:ing)? like the dead|dead on your feet"
     r"|dead tired|dead end|shoot(?:ing)? (?:me|them|you|us|him|her|off)\b|shot at"
     r"|wak(?:e|ing) (?:up )?(?:early|too early|at)|jump out of your skin"
-    r"|fights? (?:off|back|the urge)|fight(?:ing)? (?:it|the)",
+    r"|fights? (?:off|back|the urge)|fight(?:ing)? (?:it|the)"
+    r"|jump(?:s|ed|ing)? the gun|under the gun|stick(?:s|ing)? to (?:your|my|their|his|her) guns"
+    r"|smoking gun|big guns",
     re.IGNORECASE,
 )
 # Harm the patient suffered or saw, and someone else's death: not a screen of the patient.
