@@ -267,3 +267,31 @@ def test_refusals_and_questions_back(reply, expected):
 )
 def test_another_person_s_sentence_before_the_patient_s_answer(reply, expected):
     assert stance(reply) == expected
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        # what the patient cannot do or has not done tells the symptom
+        ("I can't switch my head off at night, it just races.", "affirms"),
+        ("I haven't slept right since the spring.", "affirms"),
+        ("I just can't be bothered with anything any more.", "affirms"),
+        ("I can't complain, honestly.", "denies"),
+        # a no in other words
+        ("Couldn't say there has, no.", "denies"),
+        ("Who said that? That's rubbish.", "denies"),
+        ("I used to smoke it at uni, but I haven't touched it in years.", "denies"),
+        ("Some days I could strangle my boss. Not literally, I'm all talk.", "denies"),
+        # a yes whose detail is kept back stays a yes; a refusal with no yes evades
+        ("Yeah, there have. I'd prefer not to go into the details though.", "affirms"),
+        ("Not really a thing I'd discuss with someone I've just met.", "evades"),
+        ("Let's just leave it at that, shall we.", "evades"),
+        ("Aren't we all?", "evades"),
+        ("If I tell you the truth you'll lock me up.", "evades"),
+        # how much is unclear, not whether
+        ("It happens, yeah. Hard to say how bad.", "affirms"),
+        ("It's difficult to describe, but yes, most days.", "affirms"),
+    ],
+)
+def test_incapacity_other_noes_and_kept_back_detail(reply, expected):
+    assert stance(reply) == expected

@@ -50,7 +50,8 @@ from selfdx.solvers.interview.solver import interview as interview_solver
 # disorder, a SPECIFIERS line, "(or A, if ...)"),
 # the question reader's fourth round (a follow-up points to what the patient's reply told, a
 # second pass of doctors' phrases, sympathy asks nothing); 13: "jump the gun" and "put things in
-# order" (an impulsive habit, an ordering compulsion) screen no risk
+# order" (an impulsive habit, an ordering compulsion) screen no risk; the reply reader of the
+# consistency check reads incapacity ("I can't switch off") as a yes
 TASK_VERSION = "13-A"
 # Each question adds two messages that every later call carries: the work grows with the square
 # of the budget, and a real interview is far shorter.

@@ -39,7 +39,8 @@ from selfdx.solvers.interview.solver import DEFAULT_PATIENT
 # round (idioms before screens, a screen's scene, quotations, duration and event wording); 6: a
 # played-down yes read as a yes ("Not really. Well - just the odd passing thought"); 7: the
 # question reader's fourth round (a follow-up points to what the patient told, more phrases);
-# 8: idioms of guns and order ("jump the gun", "put things in order") screen no risk
+# 8: idioms of guns and order ("jump the gun", "put things in order") screen no risk, and the
+# reply reader reads incapacity ("I can't switch off"), kept-back detail and more refusals
 TASK_VERSION = "8-A"
 WORDINGS = ("scripted", "written")
 

@@ -46,6 +46,11 @@ EXPLICIT: tuple[tuple[Stance, str], ...] = (
     ),
     ("affirms", r"(i )?wouldn'?t say (it )?(never|no|not)|not never\b"),
     ("evades", r"no comment|none of your (business|concern)|mind your own|pass[.!]*$"),
+    (
+        "evades",
+        r"not (really )?(something|a thing|what) i('?d| would)? (\w+ )?"
+        r"(talk|discuss|get into|go into)",
+    ),
     ("evades", r"(i'?m not sure|i (don'?t|do not) think) (that'?s|it'?s|this is) relevant"),
     ("affirms", r"(it'?s )?not like i (don'?t|never|can'?t)|(i )?don'?t see why not"),
     ("affirms", r"(it'?s )?not that i('?m| am| do| have|'ve)? ?(not|never|n'?t)\b"),
@@ -70,12 +75,16 @@ EXPLICIT: tuple[tuple[Stance, str], ...] = (
         r"that'?s (not|never been) (really )?(me|something i|an? (issue|problem|thing) for me|my "
         r"(thing|problem|issue))|(that )?(doesn'?t|does not) (really )?(apply|sound like me)",
     ),
-    ("denies", r"(i )?can'?t say (that )?(i|it|that|they) ?('?ve|have|has|do|does|am|is|had|did)"),
+    (
+        "denies",
+        r"(i )?(can'?t|couldn'?t) say (that )?(i|it|that|they|there) ?('?ve|have|has|do|does|am"
+        r"|is|had|did|'?s|was|were|are)",
+    ),
     ("denies", r"(i )?wouldn'?t (say|have thought) (so|that)|(i'?d|i would) say not"),
     (
         "denies",
         r"(i )?wouldn'?t (call it that|go (that|so) far|put it (like that|that way))"
-        r"|that'?s (a bit|rather|too|a little) strong|can'?t complain|no complaints",
+        r"|that'?s (a bit|rather|too|a little) strong|(i )?can'?t complain|no complaints",
     ),
     ("denies", r"(i'?m )?(pretty |fairly |quite )?sure (not|i (haven'?t|don'?t|'ve never))"),
     ("denies", r"hardly (ever|at all)|hardly(?=[,.!?;:]|$)|rarely|seldom|barely ever"),
@@ -95,6 +104,17 @@ EXPLICIT: tuple[tuple[Stance, str], ...] = (
         r"|normal|before|ever)",
     ),
     ("denies", r"negative[.!]*$"),
+    (
+        "denies",
+        r"((it'?s|that'?s|it is|that is) (not true|a lie|rubbish|nonsense)|(it|that) isn'?t true)"
+        r"(?! that)",
+    ),
+    # once, and no longer: "I used to, but I've been teetotal since 2015"
+    (
+        "denies",
+        r"i used to(?: \w+){0,4},? but (i'?ve |i have |i |now )?(not|no longer|don'?t|haven'?t"
+        r"|stopped|gave|quit|packed|been (teetotal|clean|sober|off))",
+    ),
     ("denies", r"not (really|at all|particularly|so much|much|especially|massively|hugely)"),
     ("denies", r"nothing (like that|of the sort|of that|of the kind)|none\b"),
     ("denies", r"no (change|difference|problems?|issues?|trouble|thoughts?)\b"),
@@ -111,7 +131,7 @@ EXPLICIT: tuple[tuple[Stance, str], ...] = (
     (
         "unsure",
         r"(it'?s |that'?s )?(hard|difficult|tricky) to (say|tell|know)"
-        r"(?! (how (much|often|long|bad|many)|exactly))",
+        r"(?! (how \w+|exactly))",
     ),
     (
         "unsure",
@@ -127,9 +147,10 @@ EXPLICIT: tuple[tuple[Stance, str], ...] = (
     (
         "unsure",
         r"(i )?(honestly |really |genuinely )?(can'?t|couldn'?t) (say|tell)"
-        r"(?! (that )?(i|it|that|they)\b)",
+        r"(?! (that )?(i|it|that|they|there)\b)",
     ),
     ("unsure", r"(i'?ve |i have )?(got )?no idea|who knows|yes and no|depends"),
+    ("unsure", r"(it'?s )?(hard|difficult) to (put (it )?into words|explain|describe|pin down)"),
     ("unsure", r"half and half|fifty.fifty|(sort|kind) of,? (and )?(sort|kind) of not"),
     ("unsure", r"(maybe|perhaps),? (maybe|perhaps) not|(that'?s|it'?s) (hard|difficult) to answer"),
     (
@@ -162,6 +183,20 @@ EXPLICIT: tuple[tuple[Stance, str], ...] = (
 WEAK = frozenset({r"(maybe|perhaps|possibly|i might)\b", r"not\b"})
 # A statement of the patient's own at a sentence's opening.
 STATEMENT: tuple[tuple[Stance, str], ...] = (
+    # what the patient cannot do or has not done, which tells a symptom ("I can't switch off",
+    # "I haven't slept properly in years"), not a denial
+    (
+        "affirms",
+        r"i (just |really |honestly |literally )?(can'?t|cannot|couldn'?t|can'?t seem to"
+        r"|haven'?t been able to) (\w+ )?(sleep|get (back )?(off )?to sleep|stay asleep"
+        r"|concentrate|focus|relax|switch off|sit still|settle|cope|think straight|face|stop"
+        r"|get out of bed|enjoy|be bothered|keep still|read|get going|motivate myself)\b",
+    ),
+    (
+        "affirms",
+        r"i (haven'?t|have not|don'?t|do not) (\w+ )?(slept|sleep|been sleeping|eaten|been eating)"
+        r" (properly|well|right|a wink)\b|i haven'?t slept (much|in)\b",
+    ),
     (
         "denies",
         r"(i|it|that|there|they|my \w+|things)('?m|'?s| am| is| was| have| has|'ve| had"
@@ -194,7 +229,11 @@ CONDITIONAL = re.compile(
 )
 # Declining to answer, anywhere.
 DECLINES = re.compile(
-    r"(i'?d|i would) (rather|prefer) (not|we didn'?t)|"
+    r"(i'?d|i would) (rather|prefer) (not|we didn'?t)"
+    r"(?! (go|going|get|getting) into (the )?(details|specifics)| say (much |any )?more)|"
+    r"(not (really )?|(don'?t|do not) think (that'?s|it'?s) )something i (really )?"
+    r"('?d )?(want|like|care|wish)? ?(to )?(talk|get into|go into|discuss)|"
+    r"you (don'?t|do not) want to know|leave it (there|at that)|"
     r"don'?t (really )?(want|wish) to (talk|go into|get into|(say|answer|discuss)(?! more))|"
     r"(not|don'?t feel|not really) comfortable (talking|answering|discussing|going|getting|saying)|"
     r"^next[.!]*$|ask me (something|anything) else|not (what|why) i'?m here|not here to (talk|"
@@ -207,19 +246,22 @@ DECLINES = re.compile(
     r"^that'?s (my (own )?business|between me and)|keep (that|it) to myself|"
     r"don'?t see (how|why) (that|this|it)('?s| is| would be| matters?)|"
     r"i'?m not (going to|gonna) (answer|say|talk|discuss|get into|go into)|"
-    r"i won'?t (answer|say|discuss|talk about|get into|go into)"
+    r"i won'?t (answer|say|discuss|talk about|get into|go into)|"
+    r"^if i (say|said|tell you|told you) (yes|that|the truth)"
 )
 # Said anywhere, the patient cannot tell ("Once, maybe... I'm not sure whether that counts").
 UNSURE_ANYWHERE = re.compile(
     r"not sure (if|whether) (that|it) counts|(can'?t|couldn'?t) (really )?tell you|"
     r"don'?t know how to answer|(couldn'?t|can'?t) (honestly |genuinely )?say"
-    r"(?! (that )?(i|it|that|they)\b)|can'?t remember (which|when|if|whether|exactly)"
-    r"|hard to (put (it )?into words|explain|describe|pin down)"
+    r"(?! (that )?(i|it|that|they|there)\b)|can'?t remember (which|when|if|whether|exactly)"
 )
 # A question back at the doctor ("Does the month really matter?"), not an echo ("Two weeks?").
 COUNTER = re.compile(
-    r"^(why|what|does|do|did|is|are|was|how|who|can|could|would|will|should|has|have)\b"
+    r"^(why|what|does|do|did|is|are|was|how|who|can|could|would|will|should|has|have"
+    r"|isn'?t|aren'?t)\b"
 )
+# A figure of speech taken back: "I could kill someone. Not literally, I'd never."
+NOT_LITERALLY = re.compile(r"not (literally|seriously|for real|in that way)\b")
 # A question tag closing a remark about people at large: "Everyone does, don't they?"
 TAG = re.compile(
     r",?\s*(do|does|did|is|are|was|were|has|have|would|could|can|will)(n'?t| not)?\s+"
@@ -359,6 +401,8 @@ def stance(text: str) -> Stance:
 
 def _corrected(first: Stance, sentences: list[str]) -> Stance:
     """The answer, or what a correction after it says instead ("Yes... but no, not me")."""
+    if first == "affirms" and any(NOT_LITERALLY.match(_opening(s)) for s in sentences[1:]):
+        return "denies"
     parts = [clause for sentence in sentences for clause in _clauses(sentence)]
     for index, part in enumerate(parts[1:], start=1):
         raw = part.strip(" ,.!\"'()")
