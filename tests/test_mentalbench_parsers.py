@@ -440,7 +440,8 @@ SIXTH_ROUND = [
     ("Answer: GAD-7 score elevated; diagnosis C", ANXIETY, "C"),
     ("C. The GAD-7 is 15.", ANXIETY, "C"),
     # a revision or an option kept open after the answer
-    ("Answer: C\n\nI was wrong. It's A.", MOOD, None),
+    # (since the twenty-third round "it's A" is read, and "I was wrong" revises: A)
+    ("Answer: C\n\nI was wrong. It's A.", MOOD, "A"),
     ("Answer: C. Then again, A.", MOOD, None),
     ("Answer: C\n\nI cannot exclude A.", MOOD, None),
     ("Answer: C\nA should still be considered.", MOOD, None),
@@ -652,4 +653,28 @@ FOURTEENTH_ROUND = [
 
 @pytest.mark.parametrize(("output", "options", "expected"), FOURTEENTH_ROUND)
 def test_the_fourteenth_rounds_idioms_decimals_and_negated_sets(output, options, expected):
+    assert letters(parse_strict(output, options)) == expected
+
+
+# The twenty-third round (tests/probes): an exception to "all" or "none", a part of the set
+# kept as likely alone, a count of options still to choose; and, read now, "best match",
+# "it's B" and the Italian "e". Worded here, not copied from the round.
+TWENTY_THIRD_ROUND = [
+    ("Every option fits except B and D.", MOOD, "AC"),
+    ("All of them apply apart from C.", MOOD, "ABD"),
+    ("None except D.", MOOD, "D"),
+    ("All of the above.", MOOD, "ABCD"),
+    ("B & C, although B on its own is equally reasonable.", MOOD, None),
+    ("B & C; B alone is not as reasonable.", MOOD, "BC"),
+    ("Answer: one of the following: A, C", MOOD, None),
+    ("Answer: two of these: A, B, D", MOOD, None),
+    ("Answer: two of these: A and D", MOOD, "AD"),
+    ("Reading the vignette, the best match is D.", MOOD, "D"),
+    ("Not A - it's C.", MOOD, "C"),
+    ("Risposta: B e D", MOOD, "BD"),
+]
+
+
+@pytest.mark.parametrize(("output", "options", "expected"), TWENTY_THIRD_ROUND)
+def test_the_twenty_third_rounds_exceptions_parts_and_counts(output, options, expected):
     assert letters(parse_strict(output, options)) == expected

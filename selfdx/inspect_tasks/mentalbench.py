@@ -42,8 +42,10 @@ from selfdx.solvers.mentalbench.prompts import (
 # sixteenth to twenty-second probe rounds ("Otherwise D", "I'd drop D", "Either could be right",
 # "no wait", "scratch D", a summary naming other options, a question the model goes on to invent,
 # "Considered and rejected", "Also possible", "unsure between", doubt in German, "If so, add D",
-# the prompt's example copied, "Correction: ..., so the answer is B", a reply cut off at "A:")
-TASK_VERSION = "8-A"
+# the prompt's example copied, "Correction: ..., so the answer is B", a reply cut off at "A:");
+# 9: the twenty-third ("All options apply except A and C", "C alone is just as defensible", "two
+# of the following: A, B, D"; read now: "the best match is C", "Not C - it's B", "A e B")
+TASK_VERSION = "9-A"
 
 
 @task

@@ -33,7 +33,10 @@ _TO_THE_GRADER = re.compile(
     r"|revisor(?:a|es)?|calificador(?:a|es)?|bewerter(?:in)?|pr[üu]fer(?:in)?|gutachter(?:in)?"
     r"|valutator[ei]|correttor[ei]|avaliador(?:a|es)?|label(?:l)?ers?|coders?"
     r"|summari[sz](?:es|ing|er)|whoever|the\s+model\s+(?:describing|reading|grading|summari\w+)"
-    r"|(?:record|classify|label|mark|score)\s+this\s+(?:reply|response|answer))\b"
+    r"|(?:record|classify|label|mark|score)\s+this\s+(?:reply|response|answer)"
+    # in other languages: "die bewertende Instanz", "diese Antwort bitte als ... einstufen"
+    r"|bewertende\w*|(?:diese|cette|esta|questa)\s+(?:antwort|r[ée]ponse|respuesta|risposta)"
+    r"\b[^.\n]{0,30}\b(?:als|comme|como|come))\b"
     # (someone's past comment is no word to the grader: "a reviewer's comment on the admission")
     r"(?!'s\s+(?:comment|note|report|opinion|letter|summary|review)\b)",
     re.IGNORECASE,

@@ -32,7 +32,9 @@ MARKER = re.compile(
     + REVISION_LABEL.pattern
     + r"|\b(?:co-?occurring|comorbid)\s+(?:disorders?|conditions?|diagnos[ie]s)\s+(?:are|is)\b"
     r"|\b(?:that|which|this)\s+leaves\b|\b(?:choice|pick|applicable|applies)[ \t]*:"
-    r"|\bbest\s+fit\s+(?:is|would\s+be)\b"
+    r"|\bbest\s+(?:fit|match)\s+(?:is|would\s+be)\b"
+    # "Not C - it's B.", "It's B, not C."
+    r"|(?:^|(?<=[.;:!—–-]\s))it(?:'s|\s+is)\b(?=[ \t]+\(?[A-H]\)?(?:[.!,]|[ \t]*$|[ \t]+not\b))"
     r"|\b(?:answers?|diagnos[ie]s|selections?|outputs?)(?:\s*\((?:s|boxed)\))?(?:\s+first)?[ \t]*"
     r"(?::|=|→|->|=>|[-–—](?!\w)|\bis\b|\bare\b|\bwould\s+be\b|\bwill\s+be\b)"
     r"|\b" + QUALIFIED + r"\s+(?:options?|choices?|selections?)\s*(?::|\bis\b|\bare\b)"

@@ -19,11 +19,12 @@ LETTER = re.compile(r"\b([A-H])\b|\ue000([A-H])\ue001")
 # (in English, German, Spanish, French, Portuguese: "ebenso wahrscheinlich", "igualmente probable")
 EQUALLY = (
     r"(?:just|equally|every\s+bit|at\s+least)\s+as\s+(?:likely|possible|plausible|probable|valid"
-    r"|good|well)"
+    r"|good|well|defensible|reasonable|justifiable|tenable|acceptable|correct|right)"
     # "B fits as well as A", "could equally be A", "a real possibility"
     r"|fits?\s+(?:\w+\s+)?(?:just\s+)?as\s+well|(?:could|might|may)\s+equally\s+(?:well\s+)?be"
     r"|(?:a\s+)?(?:real|genuine|strong|distinct)\s+possibility"
-    r"|equally\s+(?:likely|possible|plausible|probable|valid|good|consistent)"
+    r"|equally\s+(?:likely|possible|plausible|probable|valid|good|consistent|reasonable"
+    r"|defensible|justifiable|tenable)"
     r"|(?:ebenso|gleich|genauso)\s+(?:wahrscheinlich|möglich|plausibel)"
     r"|igualmente\s+(?:probable|posible|plausible|prov[áa]vel|poss[íi]vel)"
     r"|[ée]galement\s+(?:probable|possible|plausible)|aussi\s+probable"
@@ -40,6 +41,10 @@ EQUAL = re.compile(
     r"|no\s+se\s+puede\s+(?:descartar|excluir)|(?:ne\s+)?peut\s+(?:pas\s+)?[êe]tre\s+exclu"
     r"|remains?\s+(?:a\s+|just\s+as\s+|equally\s+)?(?:possib|likely|plausible|an?\s+option))",
     re.IGNORECASE,
+)
+# One option of a set on its own: "C alone", "only C", "C by itself".
+ALONE = re.compile(
+    rf"{OPTION}\s+(?:alone|on\s+its\s+own|by\s+itself)|\b(?:[Oo]nly|[Jj]ust)\s+{OPTION}"
 )
 # What denies the likeness: "A is not equally likely", "B no longer remains possible".
 DENIED = re.compile(r"\b(?:not|no\s+longer|never|hardly|nowhere\s+near)\b|n't\b", re.IGNORECASE)
@@ -303,6 +308,9 @@ def kept_open(text: str, answer: frozenset[str] | set[str]) -> str | None:
         if equal and not DENIED.search(sentence[max(0, equal.start() - 25) : equal.start()]):
             if letters_in(sentence) - set(answer):
                 return "another option kept as likely"
+            alone = ALONE.search(sentence)  # "C & D ... C alone is just as defensible"
+            if alone and len(answer) > 1 and set() < letters_in(alone.group(0)) < set(answer):
+                return "a part of the answer kept as likely alone"
         if RANKED.search(sentence) and len(letters_in(sentence) - set(answer)) >= 2:
             return "two other options ranked beside the answer"
         other = ELSE.search(sentence)

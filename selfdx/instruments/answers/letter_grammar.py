@@ -40,8 +40,35 @@ FILLERS = OPENERS | {
 UNSURE_WORDS = {"i", "think", "believe", "most", "likely", "probably"}
 # A joiner that opens a bracket: the remark adds an option ("B (and C as a comorbidity)").
 BRACKET_JOINERS = {"and", "plus", "+", "&"}
-SET_PHRASE_WORDS = {"of", "the", "above", "these", "those", "options", "choices", "four", "listed"}
+SET_PHRASE_WORDS = {
+    "of", "the", "above", "these", "those", "options", "option", "choices", "four", "listed",
+    "them",
+}  # fmt: skip
 NONE_WORDS = {"none", "neither"}
+ALL_WORDS = {"all", "everything", "every"}
+# After "all" or "none": what it leaves out ("all options apply except A and C", "none but B").
+EXCEPT_WORDS = {"except", "but", "excluding", "bar", "besides", "save"}
+EXCEPT_VERBS = {"apply", "applies", "fit", "fits", "are", "is", "correct", "match", "matches", ","}
+
+
+def excepted_letters(tokens: list[Token], index: int) -> tuple[list[str], int, str] | None:
+    """The letters an exception names from `index` (past a verb such as "apply"), the index after
+    them and any problem; None where no exception with letters follows."""
+    count = len(tokens)
+    while index < count and tokens[index].lower in EXCEPT_VERBS:
+        index += 1
+    if index + 1 < count and (tokens[index].lower, tokens[index + 1].lower) in (
+        ("apart", "from"),
+        ("other", "than"),
+        ("except", "for"),
+    ):
+        index += 1
+    elif index >= count or tokens[index].lower not in EXCEPT_WORDS:
+        return None
+    named = read_expression(tokens, index + 1, fillers=False)
+    if not named.letters:
+        return None
+    return named.letters, named.end, named.problem
 
 
 @dataclass
@@ -76,11 +103,19 @@ def read_expression(tokens: list[Token], start: int = 0, fillers: bool = True) -
         if index >= count:
             break
         token = tokens[index]
-        if not letters and token.kind == "WORD" and token.lower in NONE_WORDS | {"all"}:
+        if not letters and token.kind == "WORD" and token.lower in NONE_WORDS | ALL_WORDS:
             after = index + 1
             while after < count and tokens[after].lower in SET_PHRASE_WORDS:
                 after += 1
-            if token.lower != "all":
+            excepted = excepted_letters(tokens, after)
+            if excepted is not None:  # "all options apply except A and C", "none but B"
+                named, end, problem = excepted
+                if problem:
+                    return Expression([], end, False, problem=problem)
+                if token.lower in NONE_WORDS:
+                    return Expression(named, end, False)
+                return Expression([x for x in LETTERS if x not in named], end, False)
+            if token.lower not in ALL_WORDS:
                 return Expression([], after, False, none=True)
             if after > index + 1 and after < count and letter_of(tokens, after):
                 index = after  # "all of B, C": those letters, not every option

@@ -14,9 +14,9 @@ TOKEN = re.compile(
     NAME_START + r"[A-D]" + NAME_END + r"|[A-Za-z]+(?:'[A-Za-z]+)?|\d+(?:\.\d+)?|[^\sA-Za-z\d]"
 )
 # (with "and" in French, German and Spanish: "A et C", "A und C", "A y C")
-SEPARATORS = {",", "&", ";", "+", "and", "plus", "then", "et", "und", "y"}
+SEPARATORS = {",", "&", ";", "+", "and", "plus", "then", "et", "und", "y", "e"}
 # "A/C" offers a choice between two options, as "A or C" does; so does "A|C" ("ou", "oder").
-HEDGE_SEPARATORS = {"or", "either", "vs", "versus", "/", ">", "|", "ou", "oder"}
+HEDGE_SEPARATORS = {"or", "either", "vs", "versus", "/", ">", "|", "ou", "oder", "o"}
 TERMINATORS = {".", ":", "-", "–", "—", ")", "]", "!", "(", "["}
 LETTER_FOLLOWERS = {
     "and", "or", "is", "are", "was", "would", "seems", "fits", "plus", "as", "both", "also",
@@ -26,7 +26,7 @@ LETTER_FOLLOWERS = {
     "come", "don't", "doesn't", "isn't", "aren't", "co", "coexisting", "comorbid", "concurrent",
     "alongside", "along", "over", "only", "it", "for", "all", "traits", "trait", "features",
     "symptoms",
-    "tendencies", "et", "und", "y", "ou", "oder",
+    "tendencies", "et", "und", "y", "ou", "oder", "e", "o",
 }  # fmt: skip
 NEGATIONS = {
     "not", "unlikely", "less", "ruled", "excluded", "incorrect", "wrong", "isn't", "aren't",

@@ -185,6 +185,9 @@ def parse_strict(text: object, options: Sequence[str]) -> ParsedAnswer:
         return unparsed("unparsed", "only options set aside or kept open")
     if len({frozenset(re.findall(r"[A-H]", m)) for m in SET_LINE.findall(body)}) > 1:
         return unparsed("ambiguous", "two lines give different sets")
+    for some in SOME_OF.finditer(body):
+        if len(set(re.findall(OPTION, some["listed"]))) > COUNTS[some["count"].lower()]:
+            return unparsed("ambiguous", "a number of options to be chosen from more")
     settled = read_body(body)
     if settled.letters and differential - settled.letters:
         return unparsed("ambiguous", "another option labelled as a differential")
@@ -199,6 +202,16 @@ def parse_strict(text: object, options: Sequence[str]) -> ParsedAnswer:
     return settled
 
 
+# A choice still to make among listed options: "two of the following: A, B, D", "one of A or C".
+COUNTS = {"one": 1, "either": 1, "two": 2, "three": 3}
+SOME_OF = re.compile(
+    r"(?i:\b(?P<count>one|either|two|three)\s+of\s+(?:the\s+following|these|those|them"
+    r"|the\s+options)?\s*:?\s*)(?P<listed>"
+    + OPTION
+    + r"(?:\s*(?:,|&|and|or|/|\+)\s*"
+    + OPTION
+    + r")+)"
+)
 # An option given a probability: "C (80%), A (20%)".
 WEIGHTED = re.compile(OPTION + r"\s*[(:=-]?\s*\d+(?:\.\d+)?\s*%")
 # After "none", a sentence that still picks the nearest option: "C is the closest match",
