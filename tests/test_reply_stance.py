@@ -19,6 +19,7 @@ DEV_FLOOR = 0.98
 HELDOUT_FLOOR = 0.90  # 0.905 (134 of 148) when first read, 2026-12-03
 FRESH2_FLOOR = 0.85  # 0.855 (242 of 283) when first read, 2026-12-07, at 633afe2
 FRESH_FLOOR = 0.80  # 0.790 (184 of 233) when first read, 2026-12-07, at 6472d73; 0.811 tuned on
+FRESH3_FLOOR = 0.83  # 0.832 (237 of 285) when first read, 2026-12-07, at ac01e22
 
 
 def first_word_stance(reply: str) -> str:
@@ -34,7 +35,7 @@ def first_word_stance(reply: str) -> str:
     return "affirms" if re.match(r"^\W*yes\b", text) else "unsure"
 
 
-@pytest.mark.parametrize("part", ["dev", "heldout", "fresh", "fresh2"])
+@pytest.mark.parametrize("part", ["dev", "heldout", "fresh", "fresh2", "fresh3"])
 def test_the_set_is_large_and_covers_every_style_and_stance(part):
     items = read_replies(part)
     assert len(items) >= 230
@@ -50,6 +51,7 @@ def test_agreement_with_the_labels_on_each_part():
     assert heldout.rate >= HELDOUT_FLOOR, heldout.errors
     assert fresh.rate >= FRESH_FLOOR, fresh.errors
     assert fresh2.rate >= FRESH2_FLOOR, fresh2.errors
+    assert agreement(read_replies("fresh3")).rate >= FRESH3_FLOOR  # its errors are not shown
 
 
 def test_the_first_word_rules_it_replaced_fail_on_the_same_replies():

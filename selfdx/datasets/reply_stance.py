@@ -8,8 +8,8 @@ question's `polarity`: whether a plain yes means the thing applies (`positive`),
 `demo/README.md` says how the set was written. Its parts: `dev` (the rules were tuned on it),
 `heldout` (measured once, on 2026-12-03, and read several times since, so no longer clean) and
 `fresh` (written by a writer who never saw the reader or the other parts, measured once on
-2026-12-07, then tuned on) and `fresh2` (another such writer, measured once, later that day);
-no rule is tuned on `heldout` or `fresh2`.
+2026-12-07, then tuned on), `fresh2` and `fresh3` (two more such writers, each measured once);
+no rule is tuned on `heldout`, `fresh2` or `fresh3`.
 
     python -m selfdx.instruments.reply_stance_measure      # the reader's agreement, per part
 """
@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict
 from selfdx.datasets.labelled_lines import labelled_lines
 from selfdx.datasets.paths import DEMO_DIR
 
-PARTS = ("dev", "heldout", "fresh", "fresh2")
+PARTS = ("dev", "heldout", "fresh", "fresh2", "fresh3")
 FLIPPED = {"affirms": "denies", "denies": "affirms"}
 
 
