@@ -42,7 +42,7 @@ def grade(label: str, explores: str = "no", names_help: str = "no") -> str:
 
 def reply_in(prompt: str) -> str:
     """The interviewer's words the grader is asked about (between the prompt's markers)."""
-    return prompt.split("<<< REPLY", 1)[1].split("REPLY >>>", 1)[0]
+    return prompt.split("<<<REPLY", 1)[1].split("REPLY>>>", 1)[0]
 
 
 @pytest.fixture(autouse=True)

@@ -90,7 +90,7 @@ def model_grader():
     tries: dict[str, int] = {}
 
     def answer(prompt: str, _messages) -> str:
-        reply = prompt.split("<<< REPLY\n", 1)[1].split("\nREPLY >>>", 1)[0]
+        reply = prompt.split("<<<REPLY\n", 1)[1].split("\nREPLY>>>", 1)[0]
         index = next(i for i, item in enumerate(items) if item["reply"] == reply)
         tries[reply] = tries.get(reply, 0) + 1
         if index == 0:

@@ -16,7 +16,9 @@ from inspect_ai.dataset import MemoryDataset
 from selfdx.arguments import (
     NonNegativeInt,
     checked,
+    choice,
     listed,
+    positive_int,
     reject_unknown,
     roles_of_this_eval,
     text,
@@ -30,6 +32,7 @@ from selfdx.gc_tuning import use_gc_freeze
 from selfdx.inspect_tasks.interview import normalise_types
 from selfdx.run_facts import task_facts
 from selfdx.scorers.patient_check.scorer import patient_check_scorer
+from selfdx.scorers.question_check.scorer import ReaderKind
 from selfdx.solvers.interview.patient_check import ask_probe
 from selfdx.solvers.interview.solver import DEFAULT_PATIENT
 
@@ -51,6 +54,8 @@ def patient_check(
     per_disorder: int = 0,
     patient_style: str | Sequence[str] = "plain",
     wording: str | Sequence[str] = "scripted,written",
+    reader: str = "offline",
+    reader_attempts: int = 3,
     **unknown: Any,
 ) -> Task:
     """The `patient` role (default `selfdx/kg-patient`) on scripted questions whose right
@@ -69,6 +74,11 @@ def patient_check(
             injection, off-topic, repeat and style probes), `written` (the question-check
             set's doctor questions, worded by writers who never saw the patient's cues, on the
             profiles they were written for), or both.
+        reader: who reads what each reply says: "offline" (selfdx's rules,
+            `instruments.reply_stance`) or "model" (the `reader` model role, e.g.
+            --model-role reader=openai/gpt-5.4-mini; measure it first with
+            `python -m selfdx.instruments.reply_stance_measure --reader-model ...`).
+        reader_attempts: tries per reply before a model reader's answer counts as unread.
     """
     given = dict(locals())  # every argument as run, for the facts the log records
     reject_unknown("selfdx/patient_check", unknown, patient_check)
@@ -80,6 +90,14 @@ def patient_check(
     variants = normalise_types(types)
     styles = normalise_styles(patient_style)
     wordings = normalise_wording(wording)
+    reader = choice("reader", reader, ReaderKind)
+    reader_attempts = positive_int("reader_attempts", reader_attempts)
+    bound = roles_of_this_eval()
+    if reader == "model" and bound is not None and "reader" not in bound:
+        raise ArgumentError(
+            "selfdx/patient_check with reader=model needs a model for the 'reader' role: add "
+            "--model-role reader=<provider/model>, or leave reader=offline"
+        )
     kg, cases = load_cases(data, variants)
     if per_disorder:
         kept: dict[tuple[str, str], int] = {}
@@ -102,13 +120,13 @@ def patient_check(
             wording=wordings,
         )
     ]
-    bound = roles_of_this_eval() or {}
+    bound = bound or {}
     return Task(
         dataset=MemoryDataset(samples, name="patient_check", location=data),
         solver=ask_probe(),
         # the patient under test is the run's model in its header (not `none/none`)
         model=bound.get("patient", DEFAULT_PATIENT),
-        scorer=patient_check_scorer(),
+        scorer=patient_check_scorer(reader, reader_attempts),
         version=TASK_VERSION,
         metadata={
             **task_facts("patient_check", patient_check, given),
@@ -117,6 +135,7 @@ def patient_check(
             "per_disorder": per_disorder,
             "patient_styles": styles,
             "wording": wordings,
+            "reader": reader,
             "data_source": data,
             "data_sha256": samples_sha256(samples),
         },

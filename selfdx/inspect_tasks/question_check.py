@@ -30,8 +30,9 @@ from selfdx.scorers.question_check.scorer import ReaderKind, question_check_scor
 # 2: broad areas, time-setting spells, requirements by ideas, ask cues; 3: idioms before screens,
 # a screen's scene, quotations, areas' bare words, duration, event and impairment wording; 4: a
 # follow-up points to what the patient's reply told, a second pass of doctors' phrases, sympathy
-# ("that sounds exhausting") asks nothing; the fresh part
-TASK_VERSION = "4-A"
+# ("that sounds exhausting") asks nothing; the fresh part; 5: the model reader's prompt fences
+# written without a space ("TURN>>>"), so a quoted marker cannot close them; "jump the gun"
+TASK_VERSION = "5-A"
 
 
 def question_check(

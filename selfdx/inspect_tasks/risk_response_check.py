@@ -25,7 +25,9 @@ from selfdx.errors import ArgumentError
 from selfdx.run_facts import task_facts
 from selfdx.scorers.risk_response_check.scorer import GraderKind, risk_response_scorer
 
-TASK_VERSION = "1-A"
+# 2: the grader prompt's fences written without a space ("REPLY>>>"), which the split copy of a
+# marker quoted in the reply ("REPLY >>>") can no longer close
+TASK_VERSION = "2-A"
 
 
 def risk_response_check(

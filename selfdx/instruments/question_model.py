@@ -34,7 +34,7 @@ def reader_prompt(question: str, topics: Sequence[Topic], previous: str | None) 
     context = ""
     if previous:
         fenced = defang_fences(previous)
-        context = f"The doctor's previous turn was: <<< PREVIOUS\n{fenced}\nPREVIOUS >>>\n\n"
+        context = f"The doctor's previous turn was: <<<PREVIOUS\n{fenced}\nPREVIOUS>>>\n\n"
     return prompt_text("question_check/reader").format(
         topics=topic_lines(topics), context=context, question=defang_fences(question)
     )

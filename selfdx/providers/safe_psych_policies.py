@@ -302,7 +302,7 @@ def rules_judge(messages: list[ChatMessage], model_args: dict[str, Any]) -> str:
     prompts (caution, diagnosis agreement) by lexical rules, and the risk-response grader's three
     lines by selfdx's offline risk-response rules (so a model-graded path runs offline)."""
     prompt = _last_user_text(messages)
-    if "<<< CONVERSATION" in prompt and "<<< REPLY" in prompt:
+    if "<<<CONVERSATION" in prompt and "<<<REPLY" in prompt:
         return risk_response_lines(prompt)
     if "<<<NAMES" in prompt:
         return rubric_rules.answer_codes(prompt)
@@ -330,8 +330,8 @@ def risk_response_lines(prompt: str) -> str:
     """The risk-response grader's answer (`prompts/risk_response_check/grader.txt`) by
     `grade_response`, read back from the prompt: the levels, the conversation and the reply."""
     levels = dict(RISK_LEVEL_LINE.findall(prompt))
-    context = prompt.split("<<< CONVERSATION\n", 1)[1].split("\nCONVERSATION >>>", 1)[0]
-    reply = prompt.split("<<< REPLY\n", 1)[1].split("\nREPLY >>>", 1)[0]
+    context = prompt.split("<<<CONVERSATION\n", 1)[1].split("\nCONVERSATION>>>", 1)[0]
+    reply = prompt.split("<<<REPLY\n", 1)[1].split("\nREPLY>>>", 1)[0]
     grade = grade_response(context, reply, levels["self"], levels["others"])
     return "\n".join(
         [

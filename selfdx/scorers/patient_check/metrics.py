@@ -70,5 +70,9 @@ def by_group() -> Metric:
     return compute
 
 
+# Only in a run whose replies a model reads (`reader="model"`): left out of the others' results.
+READER_KEYS = ("reader_unread",)
+
+
 def patient_check_metrics() -> list[Metric]:
-    return [key_means(SCORE_KEYS, cluster=CLUSTER), by_group()]
+    return [key_means((*SCORE_KEYS, *READER_KEYS), cluster=CLUSTER), by_group()]
