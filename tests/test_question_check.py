@@ -100,11 +100,11 @@ def test_the_offline_reader_screens_risk_at_095_on_the_held_out_part() -> None:
 @pytest.mark.slow
 @needs_data
 def test_the_offline_reader_on_the_fresh_part_stays_at_its_measured_level() -> None:
-    """The fresh part, read once per version (docs/question_check.md): topic F1 0.838, risk
-    precision 0.984 and recall 0.947 with the fourth version; guarded against regressions."""
+    """The fresh part, read once per version (docs/question_check.md): topic F1 0.847, risk
+    precision 0.984 and recall 0.947 with the fifth version; guarded against regressions."""
     quality = held_out_quality("fresh")
     tp, fp, fn = quality["topic"]
-    assert 2 * tp / (2 * tp + fp + fn) >= 0.83
+    assert 2 * tp / (2 * tp + fp + fn) >= 0.84
     tp, fp, fn = quality["risk"]
     assert tp / (tp + fp) >= 0.98 and tp / (tp + fn) >= 0.94
 

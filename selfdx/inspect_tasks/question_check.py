@@ -31,7 +31,8 @@ from selfdx.scorers.question_check.scorer import ReaderKind, question_check_scor
 # a screen's scene, quotations, areas' bare words, duration, event and impairment wording; 4: a
 # follow-up points to what the patient's reply told, a second pass of doctors' phrases, sympathy
 # ("that sounds exhausting") asks nothing; the fresh part; 5: the model reader's prompt fences
-# written without a space ("TURN>>>"), so a quoted marker cannot close them; "jump the gun"
+# written without a space ("TURN>>>"), so a quoted marker cannot close them; "jump the gun";
+# the reader's fifth version (how long "the last one" lasted, of the episode pointed to)
 TASK_VERSION = "5-A"
 
 

@@ -22,7 +22,8 @@ TRIGGERS: dict[str, re.Pattern[str]] = {
         r" (?:weeks|months|years)\b"
         r"|duration|how many (days|weeks|months|years)(?! a week| a month| per)|\blasted\b"
         r"|\blast(ed|s)? (for|a|an|more than|at least|longer than|over)\b"
-        r"|going on for|how far back|first (start|notice|began)",
+        r"|going on for (?:so |that |this )?(?:long|a while|ages|some time)|how far back"
+        r"|first (start|notice|began)",
         re.IGNORECASE,
     ),
     "impairment": re.compile(

@@ -88,6 +88,8 @@ def asked_about(
         hit.add(opening)
     if previous and not hit and not risk_asked(question):
         hit |= followed_up(question, previous[-1], by_subject, reply)
+    elif previous and hit and not risk_asked(question):
+        hit = scoped_by_context(question, hit, topics, previous[-1], by_subject, reply)
     domains = risk_asked(question, previous)
     hit |= {t.id for t in topics if risk_domain(t) in domains}
     if "self" in domains and self_harm_asked(question):
@@ -152,6 +154,25 @@ def told_in(reply: str, symptoms: Sequence[Topic]) -> list[Topic]:
         if t.truth in ("yes", "claimed") and (said := content_words(t.said))
     ]
     return [t for share, t in shares if share >= TOLD_SHARE]
+
+
+def scoped_by_context(
+    question: str,
+    hit: set[str],
+    topics: Sequence[Topic],
+    before: str,
+    by_subject: dict[str, list[Topic]],
+    reply: str,
+) -> set[str]:
+    """A turn that asks only how long or how much it affects life, of every episode ("how long
+    did the last one last?"), asks it of the episode the turn before and the reply point to
+    (the high spell's duration after a question about highs), where they point to one."""
+    asked = [t for t in topics if t.id in hit]
+    if not asked or any(t.subject not in ("duration", "impairment") for t in asked):
+        return hit
+    if len({t.group for t in asked}) < 2:
+        return hit
+    return (followed_up(question, before, by_subject, reply) & hit) or hit
 
 
 def followed_up(
