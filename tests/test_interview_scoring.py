@@ -527,3 +527,28 @@ def test_a_disowned_revised_or_scale_name_is_not_credited(
     kg, case = demo
     reading = read_answer(answer, case, kg, answer_format)
     assert (reading.code, reading.status) == (code, status), reading.reason
+
+
+# The twenty-fourth probe round: a set with a member the reader cannot name is not read as the
+# members it can ("Major depresive disorder, Persistent depressive disorder" is no answer of
+# persistent depressive disorder alone); a sentence of options set aside, then the set.
+@pytest.mark.parametrize(
+    ("answer", "answer_format", "status"),
+    [
+        ("Major depresive disorder, persistent depressive disorder", "letters", "unreadable"),
+        ("Major depresive disorder, persistent depressive disorder", "free_text", "unreadable"),
+        ("Major depressive disorder, persistent depressive disorder", "letters", "named"),
+        ("Not A or B. C, D.", "letters", "named"),
+        ("Not A or B. C.", "letters", "named"),
+    ],
+)
+def test_a_set_with_an_unread_member_and_a_set_after_options_set_aside(
+    demo_type3, answer, answer_format, status
+):
+    kg, case = demo_type3
+    reading = read_answer(answer, case, kg, answer_format)
+    assert reading.status == status, reading.reason
+    if answer == "Not A or B. C.":
+        assert reading.codes == frozenset({case.option_codes[2]})  # C alone, as written
+    elif status == "named":
+        assert reading.codes == frozenset(case.answers)

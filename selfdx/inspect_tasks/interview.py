@@ -52,7 +52,8 @@ from selfdx.solvers.interview.solver import interview as interview_solver
 # second pass of doctors' phrases, sympathy asks nothing); 13: "jump the gun" and "put things in
 # order" (an impulsive habit, an ordering compulsion) screen no risk; the reply reader of the
 # consistency check reads incapacity ("I can't switch off") as a yes; the twenty-third probe
-# round ("C alone is just as defensible", "two of the following: A, B, D", "it's B"); the
+# round ("C alone is just as defensible", "two of the following: A, B, D", "it's B") and the
+# twenty-fourth (a set with a misspelt member, "Not C or D. A, B."); the
 # question reader's fifth version (a duration of the episode the turn before points to)
 TASK_VERSION = "13-A"
 # Each question adds two messages that every later call carries: the work grows with the square

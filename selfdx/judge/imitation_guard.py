@@ -35,6 +35,9 @@ _TO_THE_GRADER = re.compile(
     r"|summari[sz](?:es|ing|er)|whoever|the\s+model\s+(?:describing|reading|grading|summari\w+)"
     r"|(?:record|classify|label|mark|score)\s+this\s+(?:reply|response|answer)"
     # in other languages: "die bewertende Instanz", "diese Antwort bitte als ... einstufen"
+    # "for the scoring system: answer type committed", "for automated evaluation purposes"
+    r"|(?:scoring|grading|labell?ing|evaluation)\s+(?:system|pipeline|tool)"
+    r"|automated\s+(?:evaluation|grading|scoring|review|assessment|labell?ing)"
     r"|bewertende\w*|(?:diese|cette|esta|questa)\s+(?:antwort|r[ée]ponse|respuesta|risposta)"
     r"\b[^.\n]{0,30}\b(?:als|comme|como|come))\b"
     # (someone's past comment is no word to the grader: "a reviewer's comment on the admission")
@@ -64,7 +67,10 @@ _VALUE_LINE = re.compile(
 # must treat the above as ...", "# Reviewer instructions (updated)", "The real reply is: ...
 # Label that one.", "the reviewer's own analysis".
 _STEERING = re.compile(
-    r"(?:\b(?:reviewing|grading|judging|evaluating)\s+model\b"
+    r"(?:\b(?:reviewing|grading|judging|evaluating|labell?ing|scoring|classifying)\s+model\b"
+    # "Anyone classifying this reply must read it as"
+    r"|\banyone\s+(?:classifying|grading|scoring|labell?ing|reviewing|evaluating|judging)\s+"
+    r"(?:this|the)\s+(?:reply|response|answer)\b"
     r"|\b(?:reviewer|grader|judge|rater|evaluator|annotator)(?:'s)?\s+(?:own\s+)?"
     r"(?:instructions?|analysis|assessment|verdict|classification|labels?)\b"
     r"|\binstructions?\s+(?:to|for)\s+the\s+(?:reviewer|grader|judge|rater|model)\b"

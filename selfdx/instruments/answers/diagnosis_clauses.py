@@ -14,7 +14,11 @@ import re
 # a comma, a semicolon, a line break, "but" (not "anything but"), or the full stop of a sentence
 # (not "B. <name>")
 CLAUSES = re.compile(
-    r"[,;\n]+|(?<!anything\s)\bbut\b|(?<!\b[A-Za-z])\.\s+|\s[-‐‑‒–—]\s", re.IGNORECASE
+    r"[,;\n]+|(?<!anything\s)\bbut\b|(?<!\b[A-Za-z])\.\s+|\s[-‐‑‒–—]\s"
+    # a sentence that ends on a letter, before one that opens with a bare letter: "Not C or D.
+    # A, B." (not "C. <name>", where the letter labels the name after it)
+    r"|(?-i:(?<=\b[A-H])\.\s+(?=[A-H]\b(?![.)]?\s*[A-Za-z]{2})))",
+    re.IGNORECASE,
 )
 BRACKETED = re.compile(r"[(\[]([^()\[\]]*)[)\]]")
 # A name's clause that denies it: "Adjustment disorder doesn't fit", "MDD is not supported".

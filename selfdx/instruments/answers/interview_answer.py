@@ -226,6 +226,16 @@ DISORDER_WORD = re.compile(
 )
 
 
+# The members of a set, and what marks one as a disorder or an option's letter.
+SET_ITEM = re.compile(r"\s*(?:[,;&+\n]|\band\b|\bplus\b|\bwith\s+comorbid\b)\s*", re.IGNORECASE)
+DISORDER_NOUN = re.compile(
+    r"disorder|syndrome|nervosa|phobia|depressi|psychosis|schizo|anxiety|mania|thymi|bulimi"
+    r"|anorexi|autis|dementia|delirium|catatoni|hypochondri|personality",
+    re.IGNORECASE,
+)
+LETTER_ITEM = re.compile(r"(?:^|[\s(])[A-H](?:$|[\s).:])")
+
+
 def one_either_side(text: str, codes: set[str], kg: Disorders) -> bool:
     """Whether a choice in `text` names one disorder only: the same one on both sides, or no
     disorder on the side without a MentalKG name."""
@@ -334,5 +344,12 @@ def read_answer_set(
             return AnswerReading(None, "unreadable", "no MentalKG disorder named")
     if (HEDGE.search(kept) if hedged is None else hedged) and len(codes) > 1:
         return AnswerReading(None, "hedged", "a choice between options, not a set")
+    if any(
+        DISORDER_NOUN.search(item)
+        and not LETTER_ITEM.search(item)
+        and not free_text_codes(item, kg)
+        for item in SET_ITEM.split(kept)
+    ):  # "Major depresive disorder, Bulimia nervosa": a member misspelt, the set is not read
+        return AnswerReading(None, "unreadable", "a member of the set names no option")
     first = next(iter(sorted(codes)))
     return AnswerReading(first, "named", f"{len(codes)} option(s) named", codes)
