@@ -1,5 +1,5 @@
 """A model in the `reader` role reading the patient's replies (`-T reader=model`) and its
-measurement on the labelled replies (`reply_stance_measure --reader-model`), with offline
+measurement on the labelled replies (`reader_agreement --reader-model`), with offline
 policies registered here as the model: one that reads as the offline rules do, one that reads
 each labelled reply as its writer labelled it except where told otherwise, one that never
 answers in the asked format."""
@@ -18,11 +18,11 @@ from selfdx.errors import ArgumentError
 from selfdx.inspect_tasks.patient_check import patient_check
 from selfdx.instruments.question_model import reader_prompt as question_prompt
 from selfdx.instruments.reply_stance import stance
-from selfdx.instruments.reply_stance_measure import model_agreement
 from selfdx.instruments.reply_stance_model import parse_stance, reader_prompt
 from selfdx.instruments.risk_response_model import grader_prompt
 from selfdx.judge.grader_calls import GraderParseError
 from selfdx.providers.registry import POLICIES
+from selfdx.scorers.patient_check.reader_agreement import model_agreement
 
 REPLY = re.compile(r"<<<REPLY\n(.*?)\nREPLY>>>", re.DOTALL)
 ABOUT = re.compile(r"^The question asks about: (.*)$", re.MULTILINE)

@@ -77,7 +77,7 @@ def patient_check(
         reader: who reads what each reply says: "offline" (selfdx's rules,
             `instruments.reply_stance`) or "model" (the `reader` model role, e.g.
             --model-role reader=openai/gpt-5.4-mini; measure it first with
-            `python -m selfdx.instruments.reply_stance_measure --reader-model ...`).
+            `python -m selfdx.scorers.patient_check.reader_agreement --reader-model ...`).
         reader_attempts: tries per reply before a model reader's answer counts as unread.
     """
     given = dict(locals())  # every argument as run, for the facts the log records

@@ -8,7 +8,7 @@ two agree there). An answer
 without that line is asked again (through `ask_grader`, with its retries and memory) and after
 the last try counts as unread. How well a model reads is measured on the labelled replies:
 
-    python -m selfdx.instruments.reply_stance_measure --reader-model openai/gpt-5.4-mini
+    python -m selfdx.scorers.patient_check.reader_agreement --reader-model openai/gpt-5.4-mini
 """
 
 from __future__ import annotations

@@ -31,7 +31,7 @@ The rules, stated so that any patient model is held to the same ones:
 
 With `reader="model"` the replies are read by the `reader` role (`reply_stance_model`) instead
 of the offline rules; how well a model reads is measured on the labelled replies
-(`python -m selfdx.instruments.reply_stance_measure --reader-model ...`).
+(`python -m selfdx.scorers.patient_check.reader_agreement --reader-model ...`).
 """
 
 from __future__ import annotations
