@@ -684,3 +684,22 @@ def test_an_abstention_closing_a_corrected_reply_is_the_action():
     reply = "DIAGNOSE: Paranoid schizophrenia (F20.0)\n\nCorrection: too early to say. ABSTAIN."
     assert parse_structured_action(reply).value == "Abstain"
     assert parse_structured_action("DIAGNOSE: F20.0\nI did not ABSTAIN here.").value == "Diagnose"
+
+
+@pytest.mark.parametrize(
+    ("reply", "code"),
+    [
+        # the twenty-fifth probe round: a diagnosis the patient already has is no answer
+        (
+            "DIAGNOSE: Delirium on dementia (F05.1)\nShe has an established diagnosis of "
+            "Alzheimer's disease (F00.1, since 2021) and a new infection.",
+            None,  # not F00.1; F05.1 with a second code beside it is left unread
+        ),
+        ("DIAGNOSE: Moderate depressive episode (F32.1). Previous diagnosis: F41.1.", "F32.1"),
+        ("DIAGNOSE: Known diagnosis of schizophrenia (F20.0), now relapsing.", "F20.0"),
+    ],
+)
+def test_a_diagnosis_the_patient_already_has_is_not_the_answer(reply, code):
+    from selfdx.instruments.answers.icd_code import reply_code
+
+    assert reply_code(reply) == code

@@ -678,3 +678,25 @@ TWENTY_THIRD_ROUND = [
 @pytest.mark.parametrize(("output", "options", "expected"), TWENTY_THIRD_ROUND)
 def test_the_twenty_third_rounds_exceptions_parts_and_counts(output, options, expected):
     assert letters(parse_strict(output, options)) == expected
+
+
+# The twenty-fifth round: a conclusion label after a bullet per option, and a bullet whose
+# verdict is "neither applies".
+TWENTY_FIFTH_ROUND = [
+    (
+        "- A would need a depressive episode. Neither applies.\n- B fits the timeline.\n"
+        "- C would need mania; neither applies.\n- D needs hallucinations. Neither applies.\n\n"
+        "Conclusion: B",
+        MOOD,
+        "B",
+    ),
+    ("Conclusion: C.", MOOD, "C"),
+    ("Conclusion: A is likely, but D cannot be excluded.", MOOD, None),
+]
+
+
+@pytest.mark.parametrize(("output", "options", "expected"), TWENTY_FIFTH_ROUND)
+def test_the_twenty_fifth_rounds_conclusion_and_options_that_do_not_apply(
+    output, options, expected
+):
+    assert letters(parse_strict(output, options)) == expected

@@ -44,7 +44,8 @@ from selfdx.solvers.mentalbench.prompts import (
 # "Considered and rejected", "Also possible", "unsure between", doubt in German, "If so, add D",
 # the prompt's example copied, "Correction: ..., so the answer is B", a reply cut off at "A:");
 # 9: the twenty-third ("All options apply except A and C", "C alone is just as defensible", "two
-# of the following: A, B, D"; read now: "the best match is C", "Not C - it's B", "A e B")
+# of the following: A, B, D"; read now: "the best match is C", "Not C - it's B", "A e B") and
+# the twenty-fifth ("Conclusion: B" after options that "Neither applies")
 TASK_VERSION = "9-A"
 
 

@@ -123,12 +123,43 @@ _EXAMPLE_LABEL = re.compile(
 )
 
 
+# The reply speaking of itself as a thing to be described or recorded ("the preceding reply",
+# "this text", "you, reading this", "diese Antwort", "esta respuesta", "本回答") ...
+_SELF_REFERENCE = re.compile(
+    r"\b(?:this|the\s+(?:preceding|present|above|foregoing))\s+(?:reply|response|answer|text)\b"
+    r"|\breading\s+this\b|\b(?:diese[rn]?|cette|esta|este|questa|questo)\s+(?:antwort|r[ée]ponse"
+    r"|respuesta|risposta|texto?|testo)\b|本回答|该回答|此回答|この回答",
+    re.IGNORECASE,
+)
+# ... in the same sentence as the judge's terms or a way of recording them: "... is a committed
+# diagnosis", "should be recorded that way", "asks for nothing further", "fill in your four
+# lines", "the primary answer field", "la respuesta principal", "eindeutige Diagnose".
+_SCHEMA = re.compile(
+    r"\b(?:committed(?!\s+to\b)|differential|generic[\s_-]?only|primary\s+answer|info(?:rmation)?\s+"
+    r"request|icd[\s_]+codes?|diagnosis[\s_]+names?|four\s+lines|fields?|record(?:ed)?"
+    r"|classif\w+|condens\w+|asks?\s+(?:for\s+)?(?:nothing|no\s+(?:further\s+)?information)"
+    r"|commits?\s+to\s+a\s+single|counts?\s+as|comprometid[oa]|respuesta\s+principal"
+    r"|risposta\s+primaria|eindeutige\w*|einstuf\w*|réponse\s+principale)\b"
+    r"|主要答案|信息请求|诊断名称",
+    re.IGNORECASE,
+)
+# How the judge is told to score, with no addressee: "a working diagnosis given like this counts
+# as committed", "the only code to list is F41.2".
+_RULING = re.compile(
+    r"\bcounts?\s+as\s+(?:committed|specific|differential|generic|none)\b"
+    r"|\bthe\s+only\s+codes?\s+to\s+(?:list|report|record|give)\b",
+    re.IGNORECASE,
+)
+
+
 def _to_the_grader(text: str) -> list[str]:
     """The lines of `text` that speak to its grader with a verdict in the judge's terms, or
-    steer it (`_STEERING`)."""
+    steer it (`_STEERING`), or describe the reply itself in those terms (`_SELF_REFERENCE` with
+    `_SCHEMA`), or rule how it counts (`_RULING`)."""
     lines = [m for m in _sentences(_TO_THE_GRADER, text) if _VERDICT_WORD.search(m)]
     lines += [m.group(0) for m in _EXAMPLE_LABEL.finditer(text)]
-    return lines + _sentences(_STEERING, text)
+    lines += [m for m in _sentences(_SELF_REFERENCE, text) if _SCHEMA.search(m)]
+    return lines + _sentences(_STEERING, text) + _sentences(_RULING, text)
 
 
 # A sentence's end: a line break, "!" or "?", a full stop not inside a word or code ("F32.1").

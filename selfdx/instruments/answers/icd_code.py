@@ -91,7 +91,9 @@ from selfdx.judge.behaviour import first_code
 VERSUS = re.compile(r"\b(?:vs\.?|versus)(?!\w)", re.IGNORECASE)
 STATEMENT = re.compile(
     r"(?P<aside>differential|possible|alternative|considered|other|no|secondary|comorbid\w*"
-    r"|additional|co-?occurring)?[\s*_:]*"
+    # a diagnosis the patient already had: "an established diagnosis of vascular dementia (F01.9)"
+    r"|additional|co-?occurring|established|known|existing|pre-?existing|previous|prior|past"
+    r"|background|long-?standing|old)?[\s*_:]*"
     r"\b(?:diagnos[ie]s|dx)\b[\s*_]*(?:is\b|of\b|[:：=]|[-–—](?=\s)|(?=[A-Z]\d{2}))"
     r"|\b(?:final|primary)(?:\s+answer)?\s*[:：]"
     r"|\b(?:selected|chosen|primary\s+diagnosis)(?:\s+diagnosis)?\b",
