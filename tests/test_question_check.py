@@ -396,3 +396,24 @@ def test_every_labelled_question_on_a_demo_profile_finds_its_profile() -> None:
     assert "demo:demo-t3-D018-D020_h001" in profiles
     asked_of_it = [s for s in dataset if s.metadata["profile"] == "demo:demo-t3-D018-D020_h001"]
     assert len(asked_of_it) == 67
+
+
+def test_how_long_the_last_one_lasted_asks_the_episode_pointed_to() -> None:
+    """Rule 3 of the writers' instructions: a "how long" that names no episode, after a turn
+    about one episode's symptoms, asks that episode's duration row; "all of this" asks every
+    duration row."""
+    from selfdx.datasets.interview.loading import load_cases
+
+    _, cases = load_cases("demo", ("3",))
+    case = next(c for c in cases if c.id == "demo-t3-D013-D014_h001")
+    topics = [topic_of(f) for f in [*case.facts, *case.absent]]
+    before = "Have you stopped doing things you used to enjoy, like sport or music?"
+    reply = "I've stopped going to my weekly football game, and my guitar just sits there."
+    durations = {"DURATION-low_mood_episode", "DURATION-chronic_low_mood"}
+    read = set(asked_about("How long did that last?", topics, None, [before], reply))
+    assert read & durations == {"DURATION-low_mood_episode"}
+    read = set(
+        asked_about("How long has all of this been going on?", topics, None, [before], reply)
+    )
+    assert read & durations == durations
+    assert set(asked_about("How long did that last?", topics)) & durations == durations

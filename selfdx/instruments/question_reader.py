@@ -156,6 +156,14 @@ def told_in(reply: str, symptoms: Sequence[Topic]) -> list[Topic]:
     return [t for share, t in shares if share >= TOLD_SHARE]
 
 
+# Words that take in the whole illness, not the episode just spoken of.
+WHOLE = re.compile(
+    r"\ball\s+(?:of\s+)?(?:this|that|these|those|it)\b|\beverything\b|\boverall\b"
+    r"|\baltogether\b|\bin\s+total\b|\bthe\s+whole\b",
+    re.IGNORECASE,
+)
+
+
 def scoped_by_context(
     question: str,
     hit: set[str],
@@ -169,6 +177,8 @@ def scoped_by_context(
     (the high spell's duration after a question about highs), where they point to one."""
     asked = [t for t in topics if t.id in hit]
     if not asked or any(t.subject not in ("duration", "impairment") for t in asked):
+        return hit
+    if WHOLE.search(question):  # "how long has all of this been going on?": every episode
         return hit
     if len({t.group for t in asked}) < 2:
         return hit
