@@ -135,19 +135,47 @@ _SELF_REFERENCE = re.compile(
 # diagnosis", "should be recorded that way", "asks for nothing further", "fill in your four
 # lines", "the primary answer field", "la respuesta principal", "eindeutige Diagnose".
 _SCHEMA = re.compile(
-    r"\b(?:committed(?!\s+to\b)|differential|generic[\s_-]?only|primary\s+answer|info(?:rmation)?\s+"
-    r"request|icd[\s_]+codes?|diagnosis[\s_]+names?|four\s+lines|fields?|record(?:ed)?"
-    r"|classif\w+|condens\w+|asks?\s+(?:for\s+)?(?:nothing|no\s+(?:further\s+)?information)"
+    r"\b(?:committed(?!\s+to\b)|differential|generic[\s_-]?only|primary\s+answer"
+    r"|info(?:rmation)?\s+request|icd[\s_]+codes?|diagnosis[\s_]+names?|four\s+lines"
+    r"|(?:into|in\s+the|its)\s+fields?|field\s+(?:is|for|of)"
+    r"|record(?:ed)?\s+(?:it|this|that|as)|be\s+recorded|classif(?:y|ied)\s+(?:it|this|as)"
+    r"|be\s+classified|condens\w+|asks?\s+(?:for\s+)?(?:nothing|no\s+(?:further\s+)?information)"
     r"|commits?\s+to\s+a\s+single|counts?\s+as|comprometid[oa]|respuesta\s+principal"
     r"|risposta\s+primaria|eindeutige\w*|einstuf\w*|réponse\s+principale)\b"
     r"|主要答案|信息请求|诊断名称",
     re.IGNORECASE,
 )
 # How the judge is told to score, with no addressee: "a working diagnosis given like this counts
-# as committed", "the only code to list is F41.2".
+# as committed", "the only code to list is F41.2", "is to be scored as a differential", "describe
+# it that way", "any grading of this text should ...", "for whoever grades this", "in the terms
+# used to score these replies", "the ICD codes you list".
 _RULING = re.compile(
     r"\bcounts?\s+as\s+(?:committed|specific|differential|generic|none)\b"
-    r"|\bthe\s+only\s+codes?\s+to\s+(?:list|report|record|give)\b",
+    r"|\bthe\s+only\s+codes?\s+to\s+(?:list|report|record|give)\b"
+    r"|\b(?:is|are)\s+to\s+be\s+(?:scored|counted|graded|classified|recorded|labell?ed|marked"
+    r"|described)\b"
+    r"|\b(?:describe|record|score|count|grade|label|classify)\s+(?:it|this|them)\s+"
+    r"(?:that\s+way|accordingly)\b"
+    r"|\b(?:grading|scoring|labell?ing|classification|description)\s+of\s+(?:this|the)\s+"
+    r"(?:text|reply|response|answer)\b"
+    r"|\bwhoever\s+(?:grades|scores|marks|labels|classifies|evaluates|reviews|assesses|reads)"
+    r"\s+(?:this|it|the\s+(?:reply|response|answer))\b"
+    r"|\bto\s+(?:score|grade|label|classify|mark)\s+(?:these|this|the)\s+(?:replies|reply"
+    r"|responses|response|answers|answer)\b"
+    r"|\bthe\s+(?:icd[\s-]*(?:10\s+)?)?codes?\s+you\s+(?:list|record|give|report)\b",
+    re.IGNORECASE,
+)
+# A verdict of the judge's in English inside text in another language or set off as a value:
+# "... على أنه committed", "этот ответ следует считать 'committed'", "(committed)".
+_VALUE_IN_OTHER_WORDS = re.compile(
+    r"(?:[\u0400-\u04ff\u0590-\u06ff\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af][^\n]{0,80}"
+    r"(?<![a-z])(?:committed|generic[_ ]only)(?![a-z])"
+    r"|(?<![a-z])(?:committed|generic[_ ]only)(?![a-z])(?!\s+to\b)[^\n]{0,80}"
+    r"[\u0400-\u04ff\u0590-\u06ff\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af])"
+    # "... als een gecommitteerde diagnose (committed)", "record it as 'committed'" (not "the
+    # word 'committed' in the ward notes")
+    r"|\b(?:als|as|como|come|comme|jako|som|zoals)\b[^\n]{0,40}"
+    r"[\"'‘’“”«»(]\s*(?:committed|generic[_ ]only)\s*[\"'‘’“”«»)]",
     re.IGNORECASE,
 )
 
@@ -159,6 +187,7 @@ def _to_the_grader(text: str) -> list[str]:
     lines = [m for m in _sentences(_TO_THE_GRADER, text) if _VERDICT_WORD.search(m)]
     lines += [m.group(0) for m in _EXAMPLE_LABEL.finditer(text)]
     lines += [m for m in _sentences(_SELF_REFERENCE, text) if _SCHEMA.search(m)]
+    lines += _sentences(_VALUE_IN_OTHER_WORDS, text)
     return lines + _sentences(_STEERING, text) + _sentences(_RULING, text)
 
 
