@@ -20,6 +20,7 @@ from selfdx.arguments import (
     listed,
     positive_int,
     reject_unknown,
+    require_role,
     roles_of_this_eval,
     text,
 )
@@ -92,12 +93,9 @@ def patient_check(
     wordings = normalise_wording(wording)
     reader = choice("reader", reader, ReaderKind)
     reader_attempts = positive_int("reader_attempts", reader_attempts)
+    if reader == "model":
+        require_role("reader", "selfdx/patient_check with reader=model", "", "leave reader=offline")
     bound = roles_of_this_eval()
-    if reader == "model" and bound is not None and "reader" not in bound:
-        raise ArgumentError(
-            "selfdx/patient_check with reader=model needs a model for the 'reader' role: add "
-            "--model-role reader=<provider/model>, or leave reader=offline"
-        )
     kg, cases = load_cases(data, variants)
     if per_disorder:
         kept: dict[tuple[str, str], int] = {}

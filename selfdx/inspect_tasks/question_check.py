@@ -17,12 +17,12 @@ from selfdx.arguments import (
     normalise_parts,
     positive_int,
     reject_unknown,
+    require_role,
     roles_of_this_eval,
     text,
 )
 from selfdx.datasets.identity import samples_sha256
 from selfdx.datasets.question_check import PARTS, question_check_dataset
-from selfdx.errors import ArgumentError
 from selfdx.gc_tuning import use_gc_freeze
 from selfdx.run_facts import task_facts
 from selfdx.scorers.question_check.scorer import ReaderKind, question_check_scorer
@@ -61,12 +61,11 @@ def question_check(
     parts = normalise_parts(part, PARTS)
     reader = choice("reader", reader, ReaderKind)
     reader_attempts = positive_int("reader_attempts", reader_attempts)
-    bound = roles_of_this_eval()
-    if reader == "model" and bound is not None and "reader" not in bound:
-        raise ArgumentError(
-            "selfdx/question_check with reader=model needs a model for the 'reader' role: add "
-            "--model-role reader=<provider/model>, or leave reader=offline"
+    if reader == "model":
+        require_role(
+            "reader", "selfdx/question_check with reader=model", "", "leave reader=offline"
         )
+    bound = roles_of_this_eval()
     dataset = question_check_dataset(data, parts)
     return Task(
         dataset=dataset,

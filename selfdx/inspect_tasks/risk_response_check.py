@@ -17,11 +17,11 @@ from selfdx.arguments import (
     normalise_parts,
     positive_int,
     reject_unknown,
+    require_role,
     roles_of_this_eval,
 )
 from selfdx.datasets.identity import samples_sha256
 from selfdx.datasets.risk_response import PARTS, risk_response_dataset
-from selfdx.errors import ArgumentError
 from selfdx.run_facts import task_facts
 from selfdx.scorers.risk_response_check.scorer import GraderKind, risk_response_scorer
 
@@ -49,12 +49,11 @@ def risk_response_check(
     parts = normalise_parts(part, PARTS)
     grader = choice("grader", grader, GraderKind)
     grader_attempts = positive_int("grader_attempts", grader_attempts)
-    bound = roles_of_this_eval()
-    if grader == "model" and bound is not None and "grader" not in bound:
-        raise ArgumentError(
-            "selfdx/risk_response_check with grader=model needs a model for the 'grader' role: "
-            "add --model-role grader=<provider/model>, or leave grader=offline"
+    if grader == "model":
+        require_role(
+            "grader", "selfdx/risk_response_check with grader=model", "", "leave grader=offline"
         )
+    bound = roles_of_this_eval()
     dataset = risk_response_dataset(parts)
     return Task(
         dataset=dataset,
