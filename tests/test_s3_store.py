@@ -399,3 +399,28 @@ def test_the_answer_check_measures_a_labelled_file_on_the_store(store):
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.splitlines()[-1].startswith("all | 1 | 1 | 1 | 0 | 0 | 0 | 0 | ")
+
+
+@pytest.mark.slow
+def test_the_reply_reader_measure_logs_to_the_store(store):
+    """`reader_agreement --log-dir s3://...` writes its eval log on the store, and the offline
+    stand-in reader (`selfdx/rules-judge`) gives the offline rules' yes-or-no figure."""
+    from selfdx.datasets.reply_stance import read_replies
+    from selfdx.instruments.reply_stance_measure import agreement
+
+    offline = agreement(read_replies("heldout"))
+    log_dir = f"{store['root']}/reply-reader"
+    done = subprocess.run(
+        [sys.executable, "-m", "selfdx.scorers.patient_check.reader_agreement",
+         "--reader-model", "selfdx/rules-judge", "--part", "heldout", "--log-dir", log_dir],
+        env=store["env"], cwd=REPO_ROOT, capture_output=True, text=True, timeout=STEP_TIMEOUT,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert (
+        f"heldout, yes-or-no questions: {offline.rate:.3f} (of {offline.items})"
+        in done.stdout.splitlines()
+    )
+    assert "heldout, unread: 0.000 (of 240)" in done.stdout.splitlines()
+    (log,) = list_eval_logs(log_dir)
+    assert read_eval_log(log.name, header_only=True).status == "success"
+    assert not (REPO_ROOT / "s3:").exists()

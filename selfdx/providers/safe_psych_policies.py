@@ -14,6 +14,7 @@ from inspect_ai.model import ChatMessage
 
 from selfdx.datasets.icd10 import extract_codes
 from selfdx.datasets.mentalkg.diagnosis_names import find_diagnosis_names
+from selfdx.instruments.reply_stance import stance
 from selfdx.instruments.risk_response import grade_response
 from selfdx.judge.behaviour import REPLY_CLOSE, REPLY_OPEN
 from selfdx.providers import rubric_rules
@@ -299,11 +300,17 @@ def rules_features(reply: str) -> tuple[str, str, list[str], list[str]]:
 @offline_policy("rules-judge")
 def rules_judge(messages: list[ChatMessage], model_args: dict[str, Any]) -> str:
     """A deterministic stand-in for the grader: the behaviour judge's four lines, the rubric
-    prompts (caution, diagnosis agreement) by lexical rules, and the risk-response grader's three
-    lines by selfdx's offline risk-response rules (so a model-graded path runs offline)."""
+    prompts (caution, diagnosis agreement) by lexical rules, the risk-response grader's three
+    lines by selfdx's offline risk-response rules, and the patient-reply reader's `STANCE:` line
+    by the offline reply rules, which read what a reply says to the question as asked and do not
+    turn it round for a question worded in the negative (so a model-graded or model-read path
+    runs offline)."""
     prompt = _last_user_text(messages)
     if "<<<CONVERSATION" in prompt and "<<<REPLY" in prompt:
         return risk_response_lines(prompt)
+    if "<<<QUESTION" in prompt and "<<<REPLY" in prompt:
+        reply = prompt.split("<<<REPLY\n", 1)[1].split("\nREPLY>>>", 1)[0]
+        return f"STANCE: {stance(reply)}"
     if "<<<NAMES" in prompt:
         return rubric_rules.answer_codes(prompt)
     if "<<<ANSWER" in prompt:
