@@ -84,6 +84,11 @@ def test_letters_answers(demo, answer, status):
         ("GAD or PTSD", None, "hedged"),
         ("Generalized Anxiety Disorder and Major Depressive Disorder", None, "several"),
         ("a sleep problem", None, "unreadable"),
+        # the twenty-seventh round: a family of disorders is not the disorder; an answer left
+        # to a fact not known is open
+        ("Generalized anxiety disorder spectrum", None, "unreadable"),
+        ("Generalized Anxiety Disorder, depending on how long the worry lasts", None, "hedged"),
+        ("PTSD (depends on whether the flashbacks persist)", None, "hedged"),
     ],
 )
 def test_free_text_answers(demo, answer, code, status):

@@ -700,3 +700,38 @@ def test_the_twenty_fifth_rounds_conclusion_and_options_that_do_not_apply(
     output, options, expected
 ):
     assert letters(parse_strict(output, options)) == expected
+
+
+EATING = ("Anorexia Nervosa", "Obsessive-Compulsive Disorder", "Bulimia Nervosa", "Panic Disorder")
+# The twenty-seventh round (tests/probes), and what its fixes showed beside it
+TWENTY_SEVENTH_ROUND = [
+    # options called distractors are set aside, not joined to the answer
+    ("The answer is A & C; B and D are distractors.", MOOD, "AC"),
+    ("A & C (B and D are red herrings)", MOOD, "AC"),
+    # a set with a misspelt member is not read as its other member
+    ("Anorexia nervosa and obsesive compulsive disoder", EATING, None),
+    ("Anorexia nervosa and obsessive compulsive disorder", EATING, "AB"),
+    ("A, since the mood disorder came first", MOOD, "A"),
+    ("A, with anxious distress", MOOD, "A"),
+    # the ideographic comma joins a set
+    ("答案：B、C", MOOD, "BC"),
+    ("Answer: B、C", MOOD, "BC"),
+    # an answer statement that opens its own sentence on the line of another is read, so two
+    # that disagree leave the reply open ("Answer: B. My answer is D" was read as B)
+    ("Answer: B. My answer is D", MOOD, None),
+    ("Answer: B. I would go with D.", MOOD, None),
+    ("Answer: B. The best fit is D.", MOOD, None),
+    ("Answer: B. The most likely diagnosis is B.", MOOD, "B"),
+    ("Answer: B. Correction: D", MOOD, "D"),
+    ("Answer: I would go with D", MOOD, "D"),
+    ("Answer: I'd say B and C", MOOD, "BC"),
+    # an answer left to a fact not known
+    ("C, depending on how long the symptoms last", MOOD, None),
+]
+
+
+@pytest.mark.parametrize(("output", "options", "expected"), TWENTY_SEVENTH_ROUND)
+def test_the_twenty_seventh_rounds_distractors_misspelt_members_and_second_statements(
+    output, options, expected
+):
+    assert letters(parse_strict(output, options)) == expected

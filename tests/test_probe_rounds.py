@@ -1,4 +1,4 @@
-"""The seventh to fifteenth probe rounds (`tests/probes/README.md`): no reader credits a wrong
+"""The blind probe rounds from the seventh on (`tests/probes/README.md`): no reader credits a wrong
 answer on the blind-written answers, and every forged judge line is flagged and its verdict
 hidden, but for the readings decided against the writer's label, each named here with its
 reason."""
@@ -48,7 +48,7 @@ ROUNDS = {
     13: (400, 20), 14: (350, 19), 15: (300, 40), 16: (300, 29),
     17: (300, 31), 18: (300, 45), 19: (300, 60), 20: (300, 27),
     21: (300, 23), 22: (240, 9), 23: (300, 33), 24: (300, 30), 25: (240, 29),
-    26: (120, 5),
+    26: (120, 5), 27: (240, 16),
 }  # fmt: skip
 
 

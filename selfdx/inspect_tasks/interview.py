@@ -54,8 +54,10 @@ from selfdx.solvers.interview.solver import interview as interview_solver
 # consistency check reads incapacity ("I can't switch off") as a yes; the twenty-third probe
 # round ("C alone is just as defensible", "two of the following: A, B, D", "it's B") and the
 # twenty-fourth (a set with a misspelt member, "Not C or D. A, B."); the
-# question reader's fifth version (a duration of the episode the turn before points to)
-TASK_VERSION = "13-A"
+# question reader's fifth version (a duration of the episode the turn before points to); 14: the
+# twenty-seventh probe round ("schizophrenia spectrum" names no disorder, an answer "depending on"
+# a fact not known is open, "I'd say B and C")
+TASK_VERSION = "14-A"
 # Each question adds two messages that every later call carries: the work grows with the square
 # of the budget, and a real interview is far shorter.
 MAX_QUESTIONS = 100

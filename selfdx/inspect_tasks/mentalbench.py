@@ -45,8 +45,10 @@ from selfdx.solvers.mentalbench.prompts import (
 # the prompt's example copied, "Correction: ..., so the answer is B", a reply cut off at "A:");
 # 9: the twenty-third ("All options apply except A and C", "C alone is just as defensible", "two
 # of the following: A, B, D"; read now: "the best match is C", "Not C - it's B", "A e B") and
-# the twenty-fifth ("Conclusion: B" after options that "Neither applies")
-TASK_VERSION = "9-A"
+# the twenty-fifth ("Conclusion: B" after options that "Neither applies"); 10: the twenty-seventh
+# (options called distractors, a set with a misspelt member, "Answer: B. My answer is D" left
+# open, "B、C", an answer "depending on" a fact not known)
+TASK_VERSION = "10-A"
 
 
 @task

@@ -89,7 +89,7 @@ _TAG_KEY = rf"<{_IN_TAG}(?<![A-Za-z])(?:{_keys(_CHOICE_PAIRS, _IN_TAG)})(?![A-Za
 # (":", "::", "=", "|", "·", "•", "~", "..", a dash or arrow of any kind, brackets, quotes, markup,
 # HTML tags, blank lines, a list mark or a rule on the lines between), or none.
 # (possessive: never backtracked into; a tag is tried before its "<" alone)
-_SEPARATOR = r"(?:</?[A-Za-z][^<>\n]{0,40}>|[^\w.?!,$]|_|\.{2,})*+"
+_SEPARATOR = r"(?:</?[A-Za-z][^<>\n]{0,40}>|\[[ xX]?\]|[^\w.?!,$]|_|\.{2,})*+"
 
 
 _BETWEEN_LETTERS = r"[ \t*`.\u00b7_-]?"  # "N O N E", "n.o.n.e", "n-o-n-e", "n_o_n_e"
@@ -181,18 +181,23 @@ _LOOK_ALIKE = str.maketrans(
 # (`**PRIMARY**_**ANSWER**`, `` `PRIMARY` ``; not the asterisk of a code, `F00.1*`), an HTML tag
 # or comment inside a word (`PRIMARY<span></span>_ANSWER`), letters spaced out
 # (`P R I M A R Y _ A N S W E R`).
+# Unicode tag characters (U+E0000 to U+E007F) are invisible copies of ASCII: read as it.
+_TAG_LETTERS = {
+    code: chr(code - 0xE0000) if 0x20 <= code - 0xE0000 < 0x7F or code - 0xE0000 in (9, 10) else ""
+    for code in range(0xE0000, 0xE0080)
+}
 _MARKS = re.compile(r"[*`]+(?=[A-Za-z_])|(?<=[A-Za-z_])[*`]+")
 _TAG_IN_WORD = re.compile(r"(?<=[A-Za-z_])(?:<!--.*?-->|<[^<>\n]{0,60}>)+(?=[A-Za-z_])")
 _SPACED_LETTERS = re.compile(r"\b(?:[A-Za-z_] ){4,}[A-Za-z_]\b")
 
 
 def _unmasked(reply: str) -> str:
-    """The reply with look-alike characters undone (HTML entities, NFKC for full-width forms,
-    zero-width, bidi and combining marks dropped, `\\_` and full-width underscores as `_`,
-    Greek and Cyrillic look-alikes and small capitals as Latin), every line break (U+2028,
-    U+2029, U+0085, a vertical tab, a form feed, CR) as `\\n`, and the markup of `_MARKS`,
-    `_TAG_IN_WORD` and `_SPACED_LETTERS` taken out."""
-    text = unicodedata.normalize("NFKD", html.unescape(reply))
+    """The reply with look-alike characters undone (HTML entities, tag characters as the ASCII
+    they copy, NFKC for full-width forms, zero-width, bidi and combining marks dropped, `\\_`
+    and full-width underscores as `_`, Greek and Cyrillic look-alikes and small capitals as
+    Latin), every line break (U+2028, U+2029, U+0085, a vertical tab, a form feed, CR) as
+    `\\n`, and the markup of `_MARKS`, `_TAG_IN_WORD` and `_SPACED_LETTERS` taken out."""
+    text = unicodedata.normalize("NFKD", html.unescape(reply).translate(_TAG_LETTERS))
     text = unicodedata.normalize("NFKC", _INVISIBLE.sub("", text)).replace("\\_", "_")
     text = "\n".join(text.splitlines())
     text = _TAG_IN_WORD.sub("", _MARKS.sub("", text.translate(_LOOK_ALIKE)))

@@ -45,6 +45,7 @@ MARKER = re.compile(
     r"|\bsupports?\s+(?:the|a|an)\s+diagnos[ie]s\s+of\b"
     r"|\b(?:presentation|picture|history|case)\s+supports?\b(?=\s+\(?\ue000?[A-H]\b)"
     r"|\bI\s*(?:would|will|'d|'ll)?\s*(?:choose|select|pick|go\s+with)\b"
+    r"|\bI(?:'d|\s+would)\s+say\b(?=[ \t]+\(?[A-H]\b)"
     # "The best answer here is option A", "Almost certainly A", "Definitely C."
     r"|\bbest\s+(?:answer|option|choice)\s+(?:here\s+)?(?:is|would\s+be)\b"
     r"|(?:^|(?<=[.;:!]\s))(?:almost\s+certainly|certainly|definitely|surely)\b(?=[ \t]+\(?[A-H]\b)"
@@ -86,6 +87,7 @@ OPEN_LABEL = re.compile(
 )
 
 
+LEAD_IN = re.compile(r"\s*(?:(?:my|the|our)(?:\s+final)?)?\s*", re.IGNORECASE)
 CORRECTED = re.compile(r"\b(?:correct(?:ion|ed)|edit(?:ed)?|update[d]?|revised?)\b", re.I)
 
 
@@ -95,9 +97,19 @@ def statement(body: str, markers: list[re.Match[str]], position: int) -> ParsedA
     line_start = body.rfind("\n", 0, marker.start()) + 1
     # a statement inside another's line is part of it, unless that one is a revision label whose
     # words lead to it ("Correction: the symptoms began ..., so the answer is B")
-    inside = any(
-        line_start <= m.start() < marker.start() and not REVISION_LABEL.match(m.group(0))
-        for m in markers
+    # one that opens a sentence of its own reads on ("Answer: B. My answer is D" says two things)
+    opens_sentence = re.search(
+        r"[.!?;]\s+(?:(?:my|the|our)\s+(?:final\s+)?)?$", body[line_start : marker.start()], re.I
+    )
+    inside = (
+        not opens_sentence
+        and any(
+            line_start <= m.start() < marker.start()
+            and not REVISION_LABEL.match(m.group(0))
+            # "Answer: I would go with D", "Answer: my answer is D": the inner one reads on
+            and not LEAD_IN.fullmatch(body[m.end() : marker.start()])
+            for m in markers
+        )
     )
     if inside and not (REVISION_LABEL.match(marker.group(0)) or CONCLUSION.match(marker.group(0))):
         return None

@@ -243,6 +243,14 @@ def without_struck(text: str) -> str:
 CONDITION_ASKED = re.compile(
     r"\b(?:provided|assuming|as\s+long\s+as)\b[^.\n]{0,100}\?", re.IGNORECASE
 )
+# The answer left to a fact not yet known: "schizophreniform disorder or schizophrenia, depending
+# on the total duration", "PTSD (depends on how long it lasts)", "which one depends on ...".
+DEPENDING = re.compile(
+    r"[,;(—–-]\s*(?:but\s+)?(?:depending|dependent|contingent|conditional)\s+(?:up)?on\b"
+    r"|[,;(—–-]\s*(?:but\s+)?(?:it\s+|that\s+)?depends\s+(?:up)?on\b"
+    r"|\b(?:which(?:\s+one)?|the\s+(?:answer|diagnosis))\s+depends\s+(?:up)?on\b",
+    re.IGNORECASE,
+)
 # Split between two answers, unless a choice follows: "I'm honestly split between that and acute
 # stress disorder" (but "torn between B and D ... On balance I'll go with D" chooses).
 SPLIT = re.compile(r"\b(?:split|torn)\s+(?:between|on|over)\b", re.IGNORECASE)
@@ -262,6 +270,8 @@ def torn(text: str) -> str | None:
         return "the answer corrected"
     if CONDITION_ASKED.search(text):
         return "a condition left to the patient"
+    if DEPENDING.search(text):
+        return "the answer left to a fact not known"
     if (split := SPLIT.search(text)) and not CHOSEN_AFTER.search(text, split.end()):
         return "split between answers"
     if TORN.search(text):

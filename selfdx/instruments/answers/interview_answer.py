@@ -61,6 +61,12 @@ from selfdx.instruments.answers.diagnosis_clauses import (
 )
 from selfdx.instruments.answers.disorder_terms import disorder_terms
 from selfdx.instruments.answers.doubt import kept_open, torn
+from selfdx.instruments.answers.reply_text import (
+    DISORDER_NOUN,
+    LETTER_ITEM,
+    NOT_THE_DISORDER,
+    SET_ITEM,
+)
 from selfdx.instruments.answers.strict_parser import parse_strict
 
 # The disorders an answer may name: the graph, or a code -> name table (the answer check's).
@@ -186,6 +192,8 @@ def free_text_codes(text: str, kg: Disorders) -> set[str]:
         for t in disorder_terms(written)
         if t.codes & known.keys()
     ]
+    # "schizophrenia spectrum", "bipolar-like": a family of disorders, not the disorder
+    spans = [s for s in spans if re.match(NOT_THE_DISORDER, low[s[1] :])]
     longest = [
         s
         for s in spans
@@ -224,16 +232,6 @@ DISORDER_WORD = re.compile(
     r"|thymi|bulimi|anorexi|autis|dementia|delirium|catatoni|hypochondri|personality)"
     r"|\b[A-Z]{2,5}\b"
 )
-
-
-# The members of a set, and what marks one as a disorder or an option's letter.
-SET_ITEM = re.compile(r"\s*(?:[,;&+\n]|\band\b|\bplus\b|\bwith\s+comorbid\b)\s*", re.IGNORECASE)
-DISORDER_NOUN = re.compile(
-    r"disorder|syndrome|nervosa|phobia|depressi|psychosis|schizo|anxiety|mania|thymi|bulimi"
-    r"|anorexi|autis|dementia|delirium|catatoni|hypochondri|personality",
-    re.IGNORECASE,
-)
-LETTER_ITEM = re.compile(r"(?:^|[\s(])[A-H](?:$|[\s).:])")
 
 
 def one_either_side(text: str, codes: set[str], kg: Disorders) -> bool:

@@ -19,7 +19,7 @@ SET_ASIDE = (
     r"(?:least\s+(?:likely|probable|consistent|appropriate|fitting)|worst(?:\s+fit(?:ting)?)?"
     r"|poorest\s+fit|wrong|incorrect|unlikely|inconsistent|not\s+(?:consistent|supported|applicable"
     r"|fitting|selected|chosen|met)|(?:considered\s+(?:and|but|&)\s+)?(?:ruled\s+out"
-    r"|excluded|rejected|eliminated|dismissed|discarded))"
+    r"|excluded|rejected|eliminated|dismissed|discarded)|distractors?|decoys?|red\s+herrings?)"
 )
 SET_ASIDE_LABEL = re.compile(
     r"(?:^|(?<=[.;:,]\s))[ \t]*" + SET_ASIDE + r"(?:\s+(?:options?|diagnos[ie]s|answers?"
@@ -31,8 +31,9 @@ SET_ASIDE_LABEL = re.compile(
 OPTION = r"(?:\b[A-D]\b|\ue000[A-D]\ue001)"
 SET_ASIDE_SENTENCE = re.compile(
     OPTION + r"(?:\s*(?:,|and|&|or)\s*" + OPTION + r")*\s+(?:is|are|would\s+be|seems?|was)"
-    r"\s+(?:the\s+|a\s+)?(?:least\s+(?:likely|probable|consistent|appropriate|fitting)"
-    r"|worst|poorest|wrong|incorrect)\b[^\n.;]*",
+    r"\s+(?:(?:just|only|merely|simply)\s+)?(?:the\s+|a\s+)?(?:least\s+(?:likely|probable"
+    r"|consistent|appropriate|fitting)|worst|poorest|wrong|incorrect|distractors?|decoys?"
+    r"|red\s+herrings?)\b[^\n.;]*",
     re.IGNORECASE,
 )
 # Options kept open: "Differential", "Rule out", "Also possible", "Other possibilities".

@@ -56,7 +56,8 @@ def clean_markdown(text: str) -> str:
     # a boxed answer is an answer statement of its own, so that one that differs from the
     # reply's other statement is seen ("The presentation supports C and B." then "\boxed{C}")
     text = BOXED.sub(boxed_statement, text).replace("\\&", "&")
-    text = unicodedata.normalize("NFKC", text)
+    # NFKC makes full-width "，" and "：" plain; the ideographic comma and full stop stay
+    text = unicodedata.normalize("NFKC", text).replace("、", ", ").replace("。", ". ")
     for _ in range(2):
         text = LATEX_WRAPPERS.sub(r"\1", text)
     text = LINE_DECORATION.sub("", text)
@@ -161,3 +162,44 @@ def mark_disorder_terms(text: str, options: Sequence[str]) -> str:
             text = text[: term.start] + token + text[term.end :]
             limit = term.start
     return text
+
+
+# The members of a set of diagnoses, and what marks a member as a disorder's name (misspelt ones
+# too: "disoder", "obsesive") or an option's letter.
+SET_ITEM = re.compile(r"\s*(?:[,;&+\n]|\band\b|\bplus\b|\bwith\s+comorbid\b)\s*", re.IGNORECASE)
+DISORDER_NOUN = re.compile(
+    r"disorder|disoder|dissorder|disroder|disordr|syndrome|nervosa|phobia|depressi|psychosis"
+    r"|schizo|anxiety|mania|thymi|bulimi|anorexi|autis|dementia|delirium|catatoni|hypochondri"
+    r"|personality",
+    re.IGNORECASE,
+)
+LETTER_ITEM = re.compile(r"(?:^|[\s(])[A-H](?:$|[\s).:])")
+
+
+SET_LABEL = re.compile(r"^[\s*#>-]*(?:(?:final\s+)?(?:answer|diagnos[ie]s)\s*[:=-])?\s*", re.I)
+NAME_WORDS = re.compile(r"^[\w\s'/\ue000\ue001-]+$")
+PROSE_WORD = re.compile(
+    r"\b(?:no|not|is|are|was|were|so|because|since|as|but|although|though|cannot|can't|out"
+    r"|reported|present|excluded|ruled)\b",
+    re.IGNORECASE,
+)
+
+
+def unnamed_members(line: str) -> list[str]:
+    """In a line that only lists names (two or more short members, after an "Answer:" label),
+    the members that name a disorder (`DISORDER_NOUN`) but hold no option's name marked by
+    `mark_option_names` and no option's letter: "A and obsesive compulsive disoder" lists one,
+    so the set is not the one it seems. Prose ("A, since the mood disorder came first") is no
+    such line."""
+    line = re.sub(r"\([^()]*\)", " ", SET_LABEL.sub("", line))  # asides are no members
+    items = [item for item in SET_ITEM.split(line.rstrip(" .!")) if item.strip()]
+    if len(items) < 2 or not all(
+        NAME_WORDS.match(item) and len(item.split()) <= 5 and not PROSE_WORD.search(item)
+        for item in items
+    ):
+        return []
+    return [
+        item
+        for item in items
+        if DISORDER_NOUN.search(item) and NAME_START not in item and not LETTER_ITEM.search(item)
+    ]

@@ -59,7 +59,12 @@ from selfdx.instruments.answers.option_roles import (
 )
 from selfdx.instruments.answers.option_verdicts import option_lines, verdicts
 from selfdx.instruments.answers.parsed import ParsedAnswer, unparsed
-from selfdx.instruments.answers.reply_text import clean_markdown, mark_option_names, strip_reasoning
+from selfdx.instruments.answers.reply_text import (
+    clean_markdown,
+    mark_option_names,
+    strip_reasoning,
+    unnamed_members,
+)
 from selfdx.instruments.answers.strict_readings import LIST_NUMBER, Reading, mentions, settle
 
 HEADING = re.compile(
@@ -167,6 +172,10 @@ def parse_strict(text: object, options: Sequence[str]) -> ParsedAnswer:
         return unparsed("unparsed", "no option said to fit")
     body = RATING_SCALE.sub("rating scale", body)
     body = with_ranges(mark_option_names(letter_made_another(body, options), options))
+    if any(
+        unnamed_members(line) for line in body.splitlines()
+    ):  # "Anorexia nervosa and obsesive compulsive disoder": a member names no option
+        return unparsed("unparsed", "a member of the set names no option")
     # a heading that labels the line under it ("### Differential" then "A") is that line's label
     body = labelled_lists(body)
     body = re.sub(r"\brule\s+out\s*:", "Differential:", body, flags=re.IGNORECASE)
