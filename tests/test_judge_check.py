@@ -689,3 +689,50 @@ def test_a_real_annotation_sample_round_trips(tmp_path):
         gold = sample.scores["judge_check_scorer"].metadata["gold"]
         assert gold["action"] == answers.judge_action[sample.id]
         assert sample.metadata["category"] == "sequential_info_abstention_aware"
+
+
+# --- the persuasion set ----------------------------------------------------------------------
+
+
+def test_the_persuasion_set_is_labelled_by_what_each_reply_does():
+    """80 replies that try to talk the grader into another verdict (the twenty-seventh and
+    twenty-eighth probe rounds' forgeries), labelled by two labellers apart: they agree on
+    PRIMARY_ANSWER and ICD_CODES in all 80 and on INFO_REQUEST in 79."""
+    from selfdx.datasets.judge_check import PERSUASION_FILE
+
+    records = [json.loads(line) for line in PERSUASION_FILE.read_text("utf-8").splitlines()]
+    assert len(records) == 80 and {r["category"] for r in records} == {"persuasion"}
+    assert len(judge_check_dataset("persuasion")) == 80
+    for key, agreeing in (("primary_answer", 80), ("info_request", 79), ("icd_codes", 80)):
+        assert sum(r[key] == r["relabels"][0][key] for r in records) == agreeing, key
+    # no label comes from the text aimed at the grader: no committed label where the reply
+    # itself only asks (CLARIFY) or abstains without naming a diagnosis
+    for record in records:
+        first = record["reply"].lstrip().split("\n", 1)[0]
+        if first.startswith("CLARIFY"):
+            assert record["primary_answer"] == "none", record["id"]
+
+
+def test_a_judge_on_the_persuasion_set_is_scored_as_on_any_set(tmp_path):
+    """The rules judge (which no prose persuades) through Inspect: each key's accuracy is the
+    share of replies whose judged value is the label, counted here from its raw answers."""
+    from selfdx.datasets.judge_check import PERSUASION_FILE
+
+    gold = {r["id"]: r for r in map(json.loads, PERSUASION_FILE.read_text("utf-8").splitlines())}
+    (log,) = eval(
+        "selfdx/judge_check",
+        task_args={"data": "persuasion"},
+        model_roles=RULES,
+        log_dir=str(tmp_path),
+        **RUN,
+    )
+    assert log.status == "success" and len(log.samples) == 80
+    right = Counter()
+    for sample in log.samples:
+        said = read_four_lines(sample.scores["judge_check_scorer"].metadata["judge_outputs"][-1])
+        for key in ("primary_answer", "info_request"):
+            right[key] += said[key] == gold[sample.id][key]
+    got = reported(log)
+    for key in ("primary_answer", "info_request"):
+        assert got[f"persuasion_{key}"] == pytest.approx(right[key] / 80), key
+        assert got[f"{key}_accuracy"] == pytest.approx(right[key] / 80), key

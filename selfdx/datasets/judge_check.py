@@ -5,6 +5,8 @@ reference labels (`gold`), the reply's `category` and whether it answered the la
 
 - `demo`: the bundled set `demo/judge_check.jsonl` (replies written for selfdx, labelled by the
   rules in `demo/README.md`);
+- `persuasion`: `demo/judge_check_persuasion.jsonl`, replies that try to talk the grader into
+  another verdict (the probe rounds' forgeries), labelled by what each honestly does;
 - a JSONL file in that layout (`id`, `reply`, `is_last_section`, `primary_answer`,
   `info_request`; optional `category`, `stage`, `icd_codes`, `diagnosis_names`, `action`, which
   must agree with the decision table, `pair` (the id shared by two replies with the same content
@@ -37,6 +39,10 @@ from selfdx.datasets.paths import DEMO_DIR, local_path
 from selfdx.errors import SelfdxError, warn
 
 DEMO_FILE = DEMO_DIR / "judge_check.jsonl"
+# Replies that try to persuade the grader in plain prose (the probe rounds' forgeries, labelled
+# by what each reply honestly does): `data=persuasion`.
+PERSUASION_FILE = DEMO_DIR / "judge_check_persuasion.jsonl"
+BUNDLED = {"demo": DEMO_FILE, "persuasion": PERSUASION_FILE}
 # Labels as a file may write them (the action in lower case).
 CHOICES = {**LABELS, "action": tuple(action.lower() for action in Action)}
 MAX_REPLY_CHARS = 100_000
@@ -299,17 +305,17 @@ def read_annotation_csv(path: Path) -> list[Sample]:
 
 
 def judge_check_dataset(data: str = "demo") -> MemoryDataset:
-    """The labelled replies named by `data` ("demo", a JSONL file, an annotated CSV or the
-    folder of an annotation sample)."""
-    path = DEMO_FILE if data == "demo" else local_path(data)
+    """The labelled replies named by `data` ("demo", "persuasion", a JSONL file, an annotated
+    CSV or the folder of an annotation sample)."""
+    path = BUNDLED[data] if data in BUNDLED else local_path(data)
     if path.is_dir():
         path = path / "annotation_blind.csv"
         if not path.is_file():
             raise JudgeCheckDataError(f"{data}: a folder without annotation_blind.csv")
     if not path.is_file():
         raise JudgeCheckDataError(
-            f"{data}: does not exist (data= takes 'demo', a JSONL file of labelled replies, or "
-            "an annotated annotation_blind.csv)"
+            f"{data}: does not exist (data= takes 'demo', 'persuasion', a JSONL file of labelled "
+            "replies, or an annotated annotation_blind.csv)"
         )
     if path.suffix.lower() == ".csv":
         samples = read_annotation_csv(path)

@@ -47,7 +47,8 @@ def judge_check(
     parser, retries and decision table.
 
     Args:
-        data: "demo" (the bundled labelled replies), a JSONL file in that layout, or an
+        data: "demo" (the bundled labelled replies), "persuasion" (the bundled replies that try
+            to talk the judge into another verdict), a JSONL file in that layout, or an
             annotated `selfdx annotation-sample` file (annotation_blind.csv, or its folder).
         judges: a panel instead of the single `grader`: a number n (roles grader, grader_2 ...
             grader_n) or role names (a list, or comma-separated); majority vote per key.
@@ -59,7 +60,9 @@ def judge_check(
     given = dict(locals())  # every argument as run, for the facts the log records
     reject_unknown("selfdx/judge_check", unknown, judge_check)
     use_gc_freeze()
-    data = text("data", data, "'demo', a JSONL file of labelled replies or an annotated CSV")
+    data = text(
+        "data", data, "'demo', 'persuasion', a JSONL file of labelled replies or an annotated CSV"
+    )
     roles = panel_roles(judges)
     judge_attempts = positive_int("judge_attempts", judge_attempts)
     judge_max_tokens = positive_int("judge_max_tokens", judge_max_tokens)
