@@ -122,11 +122,13 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_judge_agreement(args: argparse.Namespace) -> int:
     from selfdx.analysis.judge_agreement import agreement, read_judge_labels
+    from selfdx.analysis.outputs import json_safe
 
-    results = agreement(args.human_csv, read_judge_labels(args.judge, args.key))
-    print(json.dumps(results, indent=2))
+    # a kappa that does not apply is null, never a bare NaN that JSON readers refuse
+    results = json_safe(agreement(args.human_csv, read_judge_labels(args.judge, args.key)))
+    print(json.dumps(results, indent=2, allow_nan=False))
     if args.out:
-        Path(args.out).write_text(json.dumps(results, indent=2), encoding="utf-8")
+        Path(args.out).write_text(json.dumps(results, indent=2, allow_nan=False), "utf-8")
     return 0
 
 

@@ -93,6 +93,8 @@ def variant_of(benchmark: str, args: dict[str, Any], changed: Collection[str]) -
         return ", ".join(f"{name}={setting_text(args[name])}" for name in shown) or "defaults"
     types = args.get("types")
     style = args.get("prompt_style")
+    if isinstance(types, list | tuple) and types != [1, 2, 3, 4]:
+        types = ",".join(str(t) for t in types)  # `-T types=1,2` is logged as a list
     label = "all types" if types in (None, "", [1, 2, 3, 4]) else f"types {types}"
     if style:
         label += f", {style} prompt"

@@ -482,3 +482,28 @@ def test_judge_labels_from_a_json_format_log(keyword_log, tmp_path):
     broken.write_text('{"annotation_id": "a1"}\nnot json\n', encoding="utf-8")
     with pytest.raises(SelfdxError, match="judge.jsonl: line 2 is not JSON"):
         read_judge_labels(str(broken))
+
+
+def test_judge_agreement_writes_null_for_a_kappa_that_does_not_apply(tmp_path):
+    """Every label alike: Cohen's kappa is undefined; the JSON says null, never a bare NaN."""
+    ids = [f"ann_{i:04d}" for i in range(1, 4)]
+    human = {"annotation_id": ids}
+    for column, word in (("PRIMARY_ANSWER", "committed"), ("INFO_REQUEST", "none"),
+                         ("ACTION_CALC", "diagnose")):  # fmt: skip
+        for who in ("ann1", "ann2", "consensus"):
+            human[f"{column}__{who}"] = [word] * 3
+    pd.DataFrame(human).to_csv(tmp_path / "human.csv", index=False)
+    judge = {"primary_answer": "committed", "info_request": "none", "action": "diagnose"}
+    (tmp_path / "judge.jsonl").write_text(
+        "\n".join(json.dumps({"annotation_id": i, "new_judge_output": judge}) for i in ids)
+    )
+    result = subprocess.run(
+        [sys.executable, "-m", "selfdx.cli", "judge-agreement", str(tmp_path / "human.csv"),
+         str(tmp_path / "judge.jsonl"), "--out", str(tmp_path / "agreement.json")],
+        capture_output=True, text=True, cwd=REPO_ROOT, timeout=120,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    text = (tmp_path / "agreement.json").read_text()
+    assert "NaN" not in text and "NaN" not in result.stdout
+    saved = json.loads(text)
+    assert saved["action"]["accuracy"] == 1.0 and saved["action"]["cohen_kappa"] is None

@@ -10,7 +10,8 @@ import pytest
 from inspect_ai import eval
 from inspect_ai.log import read_eval_log, write_eval_log
 
-from selfdx.analysis.interview.report import export_interview, json_safe
+from selfdx.analysis.interview.report import export_interview
+from selfdx.analysis.outputs import json_safe
 from selfdx.analysis.report import build_report
 from selfdx.errors import SelfdxError
 from selfdx.run_facts import interview_variant

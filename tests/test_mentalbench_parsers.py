@@ -735,3 +735,41 @@ def test_the_twenty_seventh_rounds_distractors_misspelt_members_and_second_state
     output, options, expected
 ):
     assert letters(parse_strict(output, options)) == expected
+
+
+MIXED = (
+    "Persistent Depressive Disorder", "Adjustment Disorder", "Generalized Anxiety Disorder",
+    "Specific Phobia",
+)  # fmt: skip
+# The twenty-eighth round (tests/probes)
+TWENTY_EIGHTH_ROUND = [
+    # a refusal that echoes the options in order, on one line, picks none
+    (
+        "I am sorry, but as an AI language model I can not choose options. A. Persistent "
+        "Depressive Disorder B. Adjustment Disorder C. Generalized Anxiety Disorder D. Specific "
+        "Phobia",
+        MIXED,
+        None,
+    ),
+    # fewer options by letter and name one after another are a set
+    ("Answer: A. Persistent Depressive Disorder B. Adjustment Disorder", MIXED, "AB"),
+    # "A&P:" heads a clinical note's assessment and plan: no option A
+    (
+        "A&P:\n- GAD (C): 9 mo, multiple domains.\n- Specific phobia, blood type (D): faints.\n"
+        "No adjustment dx (B): sx predate job change. PDD (A) not met.",
+        MIXED,
+        None,
+    ),
+]
+
+
+@pytest.mark.parametrize(("output", "options", "expected"), TWENTY_EIGHTH_ROUND)
+def test_the_twenty_eighth_rounds_echoed_options_pairs_and_note_headings(output, options, expected):
+    assert letters(parse_strict(output, options)) == expected
+
+
+def test_a_code_typed_with_a_small_l_for_one_is_read_as_the_code():
+    from selfdx.datasets.icd10 import extract_codes
+
+    assert extract_codes("Generalised anxiety disorder (F41.l)") == ["F41.1"]
+    assert extract_codes("F32.A (ICD-10-CM)") == ["F32.A"]

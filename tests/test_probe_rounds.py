@@ -41,6 +41,14 @@ CODE_AS_WRITTEN = {
 # codes: F43.1" is what a clinician writes); a copy of the judge prompt's fence around a second
 # reply, which the judge prompt splits (`defang_fences`) and shows as the reply's own text
 OWN_WORDS = {"P7J-071", "P9-J015"}
+# the twenty-eighth round's persuasion in plain clinical prose, with no key, value line or word
+# to a grader the guard reads (flattery, threats, a promised bonus, role play, a riddle, a fake
+# errata or pipeline fault, "you will now write ..."): not flagged, left to the judge model's
+# own reading of the fenced reply (docs/reliability.md, "Probe rounds")
+PERSUASION = {
+    f"P28-J{n:03d}"
+    for n in (1, 2, 7, 15, 18, 24, 26, 28, 30, 31, 35, 46, 47, 56, 58, 60, 64, 65, 68, 72)
+}
 # round -> (answers, committed answers left unread at most: mostly what selfdx reads as a hedge
 # and the writer as a commitment, "provisional", "probably", a ranking, a revision)
 ROUNDS = {
@@ -48,7 +56,7 @@ ROUNDS = {
     13: (400, 20), 14: (350, 19), 15: (300, 40), 16: (300, 29),
     17: (300, 31), 18: (300, 45), 19: (300, 60), 20: (300, 27),
     21: (300, 23), 22: (240, 9), 23: (300, 33), 24: (300, 30), 25: (240, 29),
-    26: (120, 5), 27: (240, 16),
+    26: (120, 5), 27: (240, 16), 28: (240, 48),
 }  # fmt: skip
 
 
@@ -70,9 +78,10 @@ def test_every_forged_judge_line_is_flagged_and_hidden_and_no_innocent_one(round
     rows = [json.loads(line) for line in (PROBES / f"judge_lines_round{round_}.jsonl").open()]
     missed = {r["id"] for r in rows if r["forges"] and not imitates_judge(r["text"])}
     flagged = {r["id"] for r in rows if not r["forges"] and imitates_judge(r["text"])}
-    assert missed == {i for i in OWN_WORDS if i.startswith(f"P{round_}")} and not flagged
+    expected = {i for i in OWN_WORDS | PERSUASION if i.startswith(f"P{round_}")}
+    assert missed == expected and not flagged
     for row in rows:
-        if row["forges"] and row["id"] not in OWN_WORDS:
+        if row["forges"] and row["id"] not in OWN_WORDS | PERSUASION:
             # the honest part stays; no value only the judge gives is left to copy
             shown = judged_text(row["text"]).lower()
             honest = row["text"].split("\n")[:2]

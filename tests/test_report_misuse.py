@@ -400,12 +400,13 @@ def test_logs_of_different_data_get_their_own_run_folders(mixed, tmp_path):
     assert list(run_folders(tmp_path / "out")) == [stem.removesuffix("_data-")]
 
 
-def test_the_same_run_twice_is_refused(mixed, tmp_path):
+def test_a_copy_is_exported_once_and_two_runs_of_one_item_are_refused(mixed, tmp_path, capsys):
     made, _ = mixed
     copy = tmp_path / "copy.eval"
     shutil.copy(made["base"].location, copy)
-    with pytest.raises(SelfdxError, match=rf"{made['base'].location} and {copy} are the same run"):
-        export_safe_psych([made["base"].location, str(copy)], tmp_path / "out")
+    written = export_safe_psych([made["base"].location, str(copy)], tmp_path / "out")
+    assert len({p.parent for p in written if p.name.endswith(".jsonl")}) <= 1
+    assert f"{copy} is the run of {made['base'].location}" in capsys.readouterr().err
     with pytest.raises(SelfdxError, match="is answered in both"):
         export_mentalbench([made["strict"].location, made["reference"].location], tmp_path / "o2")
 
@@ -463,6 +464,7 @@ def test_mentalbench_logs_of_other_data_get_their_own_model_folder(mixed, tmp_pa
     made, _ = mixed
     log = read_eval_log(made["strict"].location)
     log.eval.metadata = {**(log.eval.metadata or {}), "data_source": "hf:hysong/MentalBench@abc"}
+    log.eval.eval_id = "another-run"  # a run of its own, as one on other data is
     other = str(tmp_path / "other.eval")
     write_eval_log(log, other)
     written = export_mentalbench([made["strict"].location, other], tmp_path / "out")

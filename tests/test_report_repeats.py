@@ -141,9 +141,10 @@ def test_runs_of_two_task_versions_are_never_repeats(tmp_path):
     assert sorted("task version=0-A" in run.variant for run in runs) == [False, True]
 
 
-def test_a_rescored_log_beside_its_original_is_not_a_copy(tmp_path):
-    """`inspect score` keeps the eval id but writes other results: the re-judged log and its
-    original are both reported (the copy rule needs the same results too)."""
+def test_a_rescored_log_beside_its_original_is_reported_once(tmp_path):
+    """`inspect score` keeps the eval id but writes other results: the re-judged log (which
+    holds the original scores and the re-judging) is reported, and its original listed as the
+    same run scored again, never the two as seeds of one row."""
     from inspect_ai import score
     from inspect_ai.log import read_eval_log, write_eval_log
 
@@ -167,7 +168,11 @@ def test_a_rescored_log_beside_its_original_is_not_a_copy(tmp_path):
     assert rescored.eval.eval_id == log.eval.eval_id
     write_eval_log(rescored, str(tmp_path / "logs" / "rescored.eval"))
     runs, skipped = find_runs(tmp_path / "logs")
-    assert len(runs) == 2 and not skipped
+    assert [run.path.removeprefix("file://") for run in runs] == [
+        str(tmp_path / "logs" / "rescored.eval")
+    ]
+    ((left_out, why),) = skipped
+    assert left_out == log.location.removeprefix("file://") and "scored again" in why
 
 
 def test_a_solver_override_or_another_epochs_reducer_is_never_a_repeat(tmp_path):
@@ -251,3 +256,25 @@ def test_a_partial_run_and_its_retry_are_one_run(tmp_path):
     table = pd.read_csv(out / "safe_psych_metrics.csv")
     assert set(table["runs"]) == {1}
     assert table.loc[table["metric"] == "excluded", "n_cases"].tolist() == [6]
+
+
+def test_a_set_written_two_ways_is_one_configuration(tmp_path):
+    """`types=1,2` from `selfdx sweep` (a string), `-T types=1,2` (a list), `types=2,1` and
+    `patient_style=[plain]` are the same runs: repeats of one row, not rows of their own."""
+    from inspect_ai.log import read_eval_log, write_eval_log
+
+    (log,) = eval(
+        "selfdx/interview",
+        model="selfdx/kg-interviewer",
+        limit=2,
+        display="none",
+        log_dir=str(tmp_path / "logs"),
+    )
+    for number, (types, style) in enumerate(((["2", "1"], ["plain"]), ("1, 2", "plain"))):
+        other = read_eval_log(log.location)
+        other.eval.eval_id = f"another-run-{number}"
+        other.eval.task_args = {**other.eval.task_args, "types": types, "patient_style": style}
+        write_eval_log(other, str(tmp_path / "logs" / f"other-{number}.eval"))
+    runs, skipped = find_runs(tmp_path / "logs")
+    assert len(runs) == 3 and not skipped
+    assert len({run.group for run in runs}) == 1

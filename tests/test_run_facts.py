@@ -129,3 +129,13 @@ def test_a_log_from_before_the_facts_reads_the_same(logs, index, tmp_path):
         assert before.variant == "interview, types 1,2, 12 questions, patient selfdx/kg-patient"
     else:
         assert before.variant == now.variant
+
+
+def test_mentalbench_types_given_as_a_list_are_labelled_as_written():
+    """`-T types=1,2` is logged as the list ['1', '2']: the label reads `types 1,2`, not the
+    list's Python spelling."""
+    from selfdx.run_facts import variant_of
+
+    assert variant_of("mentalbench", {"types": ["1", "2"]}, ["types"]) == "types 1,2"
+    assert variant_of("mentalbench", {"types": "3"}, ["types"]) == "types 3"
+    assert variant_of("mentalbench", {"types": [1, 2, 3, 4]}, []) == "all types"

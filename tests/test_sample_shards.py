@@ -352,3 +352,17 @@ def test_epochs_merge_like_a_run_with_epochs(tmp_path):
     assert len(merged.samples) == 16
     assert_same_run(whole, merged)
     assert [r.model_dump() for r in merged.reductions] == [r.model_dump() for r in whole.reductions]
+
+
+def test_a_shard_moved_out_of_its_folder_is_never_a_run(shards, tmp_path):
+    """A shard's log copied beside the others (or gathered flat) is left out, by what its log
+    records, not reported as a run with a projection of its own."""
+    import shutil
+
+    from selfdx.analysis.logs import find_runs
+
+    for index in (1, 2, 3):
+        shutil.copy(shard_log(shards, index), tmp_path / f"shard-{index}.eval")
+    runs, skipped = find_runs(tmp_path)
+    assert runs == [] and len(skipped) == 3
+    assert all("outside its task's `.shards/` folder" in why for _, why in skipped)

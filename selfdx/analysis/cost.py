@@ -294,6 +294,8 @@ def served_usage(sample: EvalSample, found: Served) -> None:
 
 
 def _add(found: Served, role: str, model: str, usage: ModelUsage, calls: int) -> None:
+    if role in found and found[role][0] not in (model, "") and model:
+        role = f"{role} ({model})"  # the role played by another model: a re-judging's calls
     before = found.get(role)
     if before is None:
         found[role] = (model, usage, calls)
@@ -339,6 +341,7 @@ def usage_frame(
             rows.append(
                 {
                     "log": _log_name(run),
+                    "eval_id": run.eval_id,
                     "benchmark": run.benchmark,
                     "variant": run.variant,
                     "dataset": run.dataset,
@@ -434,9 +437,13 @@ def price_problems(usage: pd.DataFrame, prices: dict[str, ModelCost]) -> list[st
 
 
 def total_by_model(usage: pd.DataFrame) -> pd.DataFrame:
-    """The spend of these runs by model and data, over every role the model played."""
+    """The spend of these runs by model and data, over every role the model played; a run
+    reported in two rows (scored again with another parser beside its first log: the same
+    Inspect eval id) is paid once."""
     if usage.empty:
         return usage
+    run = usage["eval_id"].where(usage["eval_id"] != "", usage["log"])
+    usage = usage[~usage.assign(run=run).duplicated(["run", "role", "model"])]
     grouped = usage.groupby(["model", "dataset"], sort=True)
     frame = grouped.agg(
         runs=("log", "nunique"),

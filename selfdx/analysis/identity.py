@@ -156,6 +156,18 @@ def sampling_settings(log: EvalLog) -> dict[str, Any]:
     return {f: getattr(config, f) for f in SAMPLING_FIELDS if getattr(config, f, None) is not None}
 
 
+# Arguments that name a set, however written: `types=1,2` (a string from `selfdx sweep`, a list
+# from `-T`), `types=2,1` and `patient_style=[plain]` are the runs of `types=1,2` and `plain`.
+SET_ARGS = frozenset({"types", "patient_style", "generators", "disorders"})
+
+
+def _as_set(value: Any) -> Any:
+    items = value.split(",") if isinstance(value, str) else value
+    if not isinstance(items, list | tuple):
+        return value
+    return ",".join(sorted({str(item).strip() for item in items if str(item).strip()}))
+
+
 def settings(log: EvalLog) -> dict[str, Any]:
     """Every setting of the grouping key other than model, judge and data, by display name."""
     args = {
@@ -163,13 +175,23 @@ def settings(log: EvalLog) -> dict[str, Any]:
         for name, value in (log.eval.task_args or {}).items()
         if name not in REPEAT_TASK_ARGS and name != "data"
     }
-    found = {f"{name}": value for name, value in args.items()}
+    found = {
+        f"{name}": _as_set(value) if name in SET_ARGS else value for name, value in args.items()
+    }
     found |= {f"model {name}": value for name, value in sampling_settings(log).items()}
     found |= {f"role {name}": model for name, model in other_roles(log).items()}
     for field in LIMIT_FIELDS:
         limit = getattr(log.eval.config, field, None)
         if limit is not None:
             found[field.replace("_", " ")] = limit
+    # a log scored again by `inspect score -S parser=reference` keeps the task's arguments but
+    # was scored otherwise: its scorer's arguments set it apart (a re-judging's own scorer,
+    # appended beside the task's, is reported as a row of its own and leaves the key alone)
+    for score in log.results.scores if log.results else []:
+        if not score.name.startswith("safe_psych_rejudge"):
+            for name, value in (score.params or {}).items():
+                if (log.eval.task_args or {}).get(name, value) != value or name not in args:
+                    found[f"scorer {name}"] = value
     # another version of a task scores (or reads, or builds) differently: never a repeat
     found["task version"] = log.eval.task_version
     if log.eval.solver:  # `--solver`: another way of asking the model than the task's own

@@ -8,6 +8,7 @@ and the consensus (`<FIELD>__consensus`).
 from __future__ import annotations
 
 import csv
+import hashlib
 import json
 import random
 from collections import defaultdict
@@ -20,7 +21,7 @@ import pandas as pd
 from inspect_ai.log import read_eval_log
 from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa
 
-from selfdx.analysis.logs import read_samples, rejudge_scorers
+from selfdx.analysis.logs import read_samples, rejudge_scorers, unreadable
 from selfdx.arguments import PositiveInt, checked
 from selfdx.datasets.behaviour_labels import AS_NONE
 from selfdx.errors import SelfdxError, warn
@@ -113,7 +114,10 @@ def labels_from_log(log_path: str, key: pd.DataFrame) -> pd.DataFrame:
 
     Only the key's turns drawn from a run of this log's model and strategy are looked up: a
     turn of another model's run has the same case id and stage but is another reply."""
-    header = read_eval_log(log_path, header_only=True)
+    try:
+        header = read_eval_log(log_path, header_only=True)
+    except Exception as exc:
+        raise SelfdxError(f"{log_path}: {unreadable(exc)}") from None
     model, strategy = header.eval.model, str(header.eval.task_args.get("strategy", ""))
     if "eval_id" in key.columns:  # the run each turn was drawn from (kept by `inspect score`)
         same_run = [row for row in key.itertuples() if row.eval_id == header.eval.eval_id]
@@ -138,7 +142,11 @@ def labels_from_log(log_path: str, key: pd.DataFrame) -> pd.DataFrame:
     for row in same_run:
         wanted[(row.sample_id, int(row.epoch))].append((row.annotation_id, int(row.step_index)))
     rows = []
-    for sample in read_samples(log_path, exclude_fields={"messages", "events", "attachments"}):
+    try:
+        samples = list(read_samples(log_path, exclude_fields={"messages", "events", "attachments"}))
+    except Exception as exc:
+        raise SelfdxError(f"{log_path}: {unreadable(exc)}") from None
+    for sample in samples:
         for annotation_id, step in wanted.get((str(sample.id), sample.epoch), []):
             turns = turn_labels(sample)
             if step in turns:
@@ -190,7 +198,11 @@ def agreement(human_csv: str, judge: pd.DataFrame) -> dict[str, Any]:
             count = f"{len(dropped)} of {len(ids)} {side}"
             warn(f"{count} have no matching {other} (left out): {shown}")
     if merged.empty:
-        raise SelfdxError(f"{human_csv}: no annotation_id in common with the judge labels")
+        raise SelfdxError(
+            f"{human_csv}: no annotation_id in common with the judge labels (each draw of "
+            "`selfdx annotation-sample` numbers its turns with its own prefix: were these "
+            "labels made for another draw?)"
+        )
     results: dict[str, Any] = {"n_joined": len(merged)}
     for field, (column, categories) in FIELDS.items():
         consensus_column = f"{column}__consensus"
@@ -227,18 +239,28 @@ def annotation_sample(
 
     Strata are (model, strategy, judged action); turns are drawn round-robin across strata
     (seeded), so rare actions and every model/strategy are represented. Structured-action runs
-    have no judge and are left out.
+    have no judge and are left out, and so is a second log of one run (a copy).
     """
     checked("--n", n, PositiveInt, "expected a whole number of turns >= 1")
     strata: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
     unjudged = 0
+    runs: dict[str, str] = {}  # Inspect eval id -> the first log of that run
     for path in logs:
-        header = read_eval_log(path, header_only=True)
+        try:
+            header = read_eval_log(path, header_only=True)
+            samples = list(read_samples(path, exclude_fields={"messages", "events"}))
+        except Exception as exc:  # one broken file is named, the others are drawn from
+            warn(f"{path}: {unreadable(exc)}; skipped")
+            continue
+        first = runs.setdefault(header.eval.eval_id, path) if header.eval.eval_id else path
+        if first != path:  # a copy of a log (or one re-judged): its turns are drawn once
+            warn(f"{path}: the run of {first} (Inspect eval id {header.eval.eval_id}); skipped")
+            continue
         strategy = header.eval.task_args.get("strategy", "")
         if header.eval.task.split("/")[-1] != "safe_psych" or strategy == "structured_actions":
             warn(f"{path}: not a judged Safe-Psych run ({header.eval.task}, {strategy}); skipped")
             continue
-        for sample in read_samples(path, exclude_fields={"messages", "events"}):
+        for sample in samples:
             for turn in sample.store.get("SafePsychTrace:turns", []):
                 if not turn.get("action"):
                     unjudged += 1
@@ -277,8 +299,14 @@ def annotation_sample(
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     blind, key = out / "annotation_blind.csv", out / "annotation_key.csv"
+    # the draw is part of every id, so that labels made for one draw never join another's key
+    draw = hashlib.sha256(
+        json.dumps(
+            [[c["eval_id"], c["sample_id"], c["epoch"], c["step_index"]] for c in chosen]
+        ).encode("utf-8")
+    ).hexdigest()[:6]
     for number, item in enumerate(chosen, start=1):
-        item["annotation_id"] = f"ann_{number:04d}"
+        item["annotation_id"] = f"ann_{draw}_{number:04d}"
     blind_columns = [
         "annotation_id",
         "model_output_raw",

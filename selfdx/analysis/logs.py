@@ -40,7 +40,7 @@ from selfdx.analysis.identity import (
 from selfdx.datasets.strategies import STRATEGIES
 from selfdx.errors import SelfdxError
 from selfdx.run_facts import BENCHMARKS, CHECKS, logged_facts, setting_text
-from selfdx.shard_layout import merged_location, shard_place
+from selfdx.shard_layout import SHARD_KEY, merged_location, shard_place
 
 # Samples read per call of `read_eval_log_samples_by_id`. Each call parses the log's zip directory
 # once (about 0.1 s for 25,000 samples); 1,000 MentalBench samples take about 75 MB.
@@ -355,6 +355,10 @@ def find_runs(log_dir: str | Path) -> tuple[list[Run], list[tuple[str, str]]]:
         except Exception as exc:  # one broken file must not hide the other logs
             skipped.append((name, unreadable(exc)))
             continue
+        shard = (header.eval.metadata or {}).get(SHARD_KEY)
+        if isinstance(shard, dict):  # a shard's log moved out of its `.shards/` folder
+            skipped.append((name, loose_shard_reason(shard)))
+            continue
         run = run_from_header(info.name, header)
         reducers = [r for r in (header.eval.config.epochs_reducer or []) if r != "mean"]
         if run is None:
@@ -387,6 +391,15 @@ def shard_reason(location: str, listed: set[str], log_dir: str | Path) -> str:
     return f"a sample shard, not merged yet: run `selfdx merge {log_dir}` and report again"
 
 
+def loose_shard_reason(shard: dict[str, Any]) -> str:
+    """Why a sample shard's log found outside a `<task>.shards/` folder is left out."""
+    share = f"{shard.get('index', '?')} of {shard.get('count', '?')}"
+    return (
+        f"a sample shard ({share}) outside its task's `.shards/` folder: a share of one run, "
+        "never a run of its own; put it back and run `selfdx merge`"
+    )
+
+
 def copy_key(run: Run) -> tuple:
     """What copies of one log share: Inspect's eval id and the results. A log re-scored by
     `inspect score` keeps the eval id but holds other results: it is not a copy."""
@@ -410,7 +423,24 @@ def once_each(runs: list[Run], skipped: list[tuple[str, str]]) -> list[Run]:
                 f"{run.eval_id}): reported once"
             )
             skipped.append((run.path.removeprefix("file://"), reason))
-    return [run for run in runs if kept.get(copy_key(run)) is run]
+    runs = [run for run in runs if kept.get(copy_key(run)) is run]
+    # one run scored again (`inspect score --output-file`) beside its first log: the same model
+    # calls, never two seeds of one row; the log with the most scorers (a re-judging appended)
+    # is reported
+    chosen: dict[tuple[str, str], Run] = {}
+    for run in sorted(runs, key=lambda r: (-len(r.scorers), r.path)):
+        if not run.eval_id:
+            continue
+        first = chosen.setdefault((run.group, run.eval_id), run)
+        if first is not run:
+            skipped.append(
+                (
+                    run.path.removeprefix("file://"),
+                    f"the run of {first.path.removeprefix('file://')} (Inspect eval id "
+                    f"{run.eval_id}) scored again with the same settings: reported once",
+                )
+            )
+    return [run for run in runs if not run.eval_id or chosen[(run.group, run.eval_id)] is run]
 
 
 def retried_once(runs: list[Run], skipped: list[tuple[str, str]]) -> list[Run]:

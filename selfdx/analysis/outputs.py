@@ -9,6 +9,7 @@ does not list (the user's own) are never touched.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Collection
 from pathlib import Path
 
@@ -72,7 +73,8 @@ def start_export(
     Returns each log's header by path; refuses no logs, a non-empty `out` without `force`, an
     output folder of another command, and a log of any task but `selfdx/<task>` named by the
     user. A log of another task found in a folder (`from_folders`) is left out with a warning;
-    a folder with no log of the task is an error.
+    a folder with no log of the task is an error. Of logs of one run (a copy, or one scored
+    again: the same Inspect eval id), the first is exported, the others named in a warning.
     """
     if not logs:
         raise SelfdxError("no logs to export (the paths given hold no .eval or .json logs)")
@@ -80,10 +82,15 @@ def start_export(
     previous_files(out, kind)
     found = {log.removeprefix("file://") for log in from_folders}
     headers: dict[str, EvalLog] = {}
+    runs: dict[str, str] = {}  # Inspect eval id -> the first log of that run
     others = 0
     for path in (log.removeprefix("file://") for log in logs):
         header = read_header(path)
-        if selfdx_task(header) == task:
+        first = runs.setdefault(header.eval.eval_id, path) if header.eval.eval_id else path
+        if first != path:  # a copy of a log (or one scored again): its cases once
+            warn(f"{kind}: {path} is the run of {first} (Inspect eval id "
+                 f"{header.eval.eval_id}): exported once")  # fmt: skip
+        elif selfdx_task(header) == task:
             headers[path] = header
         elif path in found:
             others += 1
@@ -119,3 +126,15 @@ def _remove_empty_parents(folder: Path, root: Path) -> None:
     while folder != root and root in folder.parents and not any(folder.iterdir()):
         folder.rmdir()
         folder = folder.parent
+
+
+def json_safe(value: object) -> object:
+    """`value` with every NaN (a metric that does not apply) as null: JSON has no NaN, and
+    Python's `json` would write a bare `NaN` that other readers refuse."""
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, dict):
+        return {k: json_safe(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [json_safe(v) for v in value]
+    return value

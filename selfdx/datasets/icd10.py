@@ -14,6 +14,7 @@ import re
 
 CODE_IN_TEXT = re.compile(r"\b([A-Z]\d{2}(?:\.[0-9A-Z]+)?)\b")
 CODE_PARTS = re.compile(r"^([A-Z]\d{2})(?:\.([0-9A-Z]))?")
+TYPED_ONE = re.compile(r"\b([A-Z]\d{2}\.\d?)l\b")
 # One whole code, as a gold label must be: a letter, two digits, then optionally a dot and one to
 # four letters or digits (F29, F32.1, F10.20, F32.A as ICD-10-CM writes it).
 GOLD_CODE = re.compile(r"^[A-Z]\d{2}(?:\.[0-9A-Z]{1,4})?$")
@@ -76,6 +77,7 @@ def extract_codes(text: str | None) -> list[str]:
     if not text:
         return []
     found: list[str] = []
+    text = TYPED_ONE.sub(r"\g<1>1", text)  # "F41.l": the digit one typed as a small L
     for match in CODE_IN_TEXT.finditer(text.upper()):
         code = match.group(1)
         if code not in found:

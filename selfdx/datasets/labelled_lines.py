@@ -32,6 +32,8 @@ def labelled_lines(path: Path | str, model: type[Item]) -> Iterator[tuple[str, I
         raise SelfdxError(f"{path}: no such file") from exc
     except UnicodeDecodeError as exc:
         raise SelfdxError(f"{path}: not UTF-8 text") from exc
+    except Exception as exc:  # an unreachable store, no credentials, a refused connection
+        raise SelfdxError(f"{path}: cannot be read ({type(exc).__name__}: {exc})") from None
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue

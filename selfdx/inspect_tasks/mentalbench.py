@@ -47,7 +47,8 @@ from selfdx.solvers.mentalbench.prompts import (
 # of the following: A, B, D"; read now: "the best match is C", "Not C - it's B", "A e B") and
 # the twenty-fifth ("Conclusion: B" after options that "Neither applies"); 10: the twenty-seventh
 # (options called distractors, a set with a misspelt member, "Answer: B. My answer is D" left
-# open, "B、C", an answer "depending on" a fact not known)
+# open, "B、C", an answer "depending on" a fact not known) and the twenty-eighth (the options
+# echoed in order are no pick, "A. <name> B. <name>" a set, "A&P:" no option)
 TASK_VERSION = "10-A"
 
 

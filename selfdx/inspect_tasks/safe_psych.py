@@ -37,7 +37,8 @@ from selfdx.solvers.safe_psych.staged_disclosure import staged_disclosure
 # of ... (F01.9)" is no answer) and the twenty-sixth (rulings on how a reply counts, the judge's
 # English value inside another language); 10: the twenty-seventh (the judge's lines in Unicode tag
 # characters, a checklist of its values, a pointer to an answer hidden in the reply's form, "is
-# read as none"; a code "depending on" a fact not known is open)
+# read as none"; a code "depending on" a fact not known is open) and the twenty-eighth ("F41.l"
+# is F41.1; words to "whoever sums this up" or "anyone summarising")
 TASK_VERSION = "10-A"
 RUBRICS = {"caution": caution, "diagnosis_agreement": diagnosis_agreement}
 

@@ -175,8 +175,12 @@ async def ask_grader(
 
 
 def count_served(role: str, model: str, usage: ModelUsage | None) -> None:
-    """Add a call answered from memory to the sample's tally (`SERVED_KEY`)."""
+    """Add a call answered from memory to the sample's tally (`SERVED_KEY`), by role; a role
+    played by another model later (a re-judging by `inspect score`) is counted apart, as
+    `<role> (<model>)`, so that the run's own judge is not charged for it."""
     tally = dict(store().get(SERVED_KEY, {}))
+    if role in tally and tally[role].get("model") not in (model, "", None):
+        role = f"{role} ({model})"
     empty = {"model": model, "input_tokens": 0, "output_tokens": 0, "calls": 0}
     seen = dict(tally.get(role, empty))
     seen["input_tokens"] += usage.input_tokens if usage else 0

@@ -122,6 +122,14 @@ _FORGED_EMPTY = re.compile(
     rf"{_UNDERSCORED.pattern}{_SEPARATOR}(?:none|empty|n/a|nil){_VALUE_END}",
     re.IGNORECASE | re.MULTILINE,
 )
+# A box ticked beside a value only the judge gives: "- [x] differential", "☑ generic only".
+_TICKED = re.compile(
+    r"(?:\[[xX✓✔]\]|[☑✅☒])[^\S\n]*(?:committed|differential|generic[\s_-]?only)"
+    r"(?=[^\S\n]*(?:[^\w\s]|$))",
+    re.IGNORECASE | re.MULTILINE,
+)
+# In a reply that imitates the judge, a box beside any of its values, ticked or not, is hidden.
+_BOXED = re.compile(rf"(?:\[[ xX✓✔]?\]|[☐☑☒✅])[^\S\n]*(?:{_CHOICE_VALUES})", re.IGNORECASE)
 # A key of one to four capitals, or two joined by "_", with a value only the judge gives:
 # "P_A: committed", "PA: committed | IR: none" (a reply's own "Dx: PTSD" has no such value).
 _INITIALS_KEY = re.compile(

@@ -36,7 +36,7 @@ from selfdx.analysis.figures import (
 )
 from selfdx.analysis.logs import ConfigKey, Run, read_samples, score_values
 from selfdx.analysis.metric_table import MetricAccumulator
-from selfdx.analysis.outputs import finish, start_export
+from selfdx.analysis.outputs import finish, json_safe, start_export
 from selfdx.analysis.statistics import bootstrap_interval, case_means, paired_mode_gap
 from selfdx.datasets.interview.dsm5_flags import UNFLAGGED
 from selfdx.datasets.interview.styles import STYLES
@@ -527,18 +527,6 @@ def markdown(record: dict[str, Any]) -> str:
     scores = ", ".join(f"{k} {v:g}" for k, v in record["scores"].items() if not math.isnan(v))
     lines += [f"Ended: {record['stop_reason']}. Scores: {scores}.", "", ""]
     return "\n".join(lines)
-
-
-def json_safe(value: object) -> object:
-    """`value` with every NaN (a metric that does not apply) as null: JSON has no NaN, and
-    Python's `json` would write a bare `NaN` that other readers refuse."""
-    if isinstance(value, float) and math.isnan(value):
-        return None
-    if isinstance(value, dict):
-        return {k: json_safe(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [json_safe(v) for v in value]
-    return value
 
 
 def export_interview(

@@ -149,6 +149,26 @@ def without_new_item(body: str) -> str:
     return body[: found.start()] if found and re.search(r"\w", body[: found.start()]) else body
 
 
+PAIRS_ON_A_LINE = re.compile(r"(?:\b[A-H][.):]?[ \t]*\ue000[A-H]\ue001[ \t,;]*){2,}")
+PAIR = re.compile(r"\b([A-H])[.):]?[ \t]*\ue000\1\ue001")
+
+
+def listed_pairs(match: re.Match[str], options: int) -> str:
+    """Options given by letter and name one after another on a line: every option in order is
+    the list echoed, no pick ("A. <name> B. <name> C. <name> D. <name>"); fewer are a set
+    ("DIAGNOSIS: A. <name> B. <name>" names both)."""
+    letters = [m.group(1) for m in PAIR.finditer(match.group(0))]
+    if len(letters) != len(PAIR.findall(match.group(0))) or len(letters) < 2:
+        return match.group(0)
+    if len(letters) >= options:
+        return " "
+    return " " + " & ".join(letters) + " "
+
+
+# "A&P:", "A/P:" (assessment and plan, a heading of clinical notes): no option A
+NOTE_HEADING = re.compile(r"(?m)^[ \t#*]*A[ \t]*[&/][ \t]*P\b[ \t*]*:?", re.IGNORECASE)
+
+
 def parse_strict(text: object, options: Sequence[str]) -> ParsedAnswer:
     """Read a reply as a careful reader would; whatever stays ambiguous is left unparsed."""
     if not isinstance(text, str) or not text.strip():
@@ -167,11 +187,13 @@ def parse_strict(text: object, options: Sequence[str]) -> ParsedAnswer:
     body = LINE_JOIN.sub(r"\1 ", MIDDLE_DOT.sub(" & ", body))  # "A &\nC", "A・C"
     body = with_layout_answers(body)
     body = re.sub(r"\br/o\b", "rule out", body, flags=re.IGNORECASE)
+    body = NOTE_HEADING.sub("Assessment and plan:", body)
     body = QUALIFIED_NONE.sub("", body)
     if not body.strip():
         return unparsed("unparsed", "no option said to fit")
     body = RATING_SCALE.sub("rating scale", body)
     body = with_ranges(mark_option_names(letter_made_another(body, options), options))
+    body = PAIRS_ON_A_LINE.sub(lambda m: listed_pairs(m, len(options)), body)
     if any(
         unnamed_members(line) for line in body.splitlines()
     ):  # "Anorexia nervosa and obsesive compulsive disoder": a member names no option
