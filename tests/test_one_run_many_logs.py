@@ -177,3 +177,22 @@ def test_a_labelled_file_on_an_unreachable_store_is_one_error(monkeypatch):
     monkeypatch.setattr(fsspec, "open", refused)
     with pytest.raises(SelfdxError, match=r"s3://b/a\.jsonl: cannot be read \(ConnectionError"):
         load_answers(path="s3://b/a.jsonl")
+
+
+def test_a_structured_actions_export_is_not_named_after_a_grader_it_never_asked(tmp_path):
+    """A sweep binds its grader to every strategy; `structured_actions` never asks it, so its
+    run folder says `judge-none`, as its records and the report do."""
+    from selfdx.analysis.safe_psych.export import export_safe_psych
+
+    (log,) = eval(
+        "selfdx/safe_psych",
+        task_args={"strategy": "structured_actions"},
+        model="selfdx/keyword",
+        model_roles={"grader": "selfdx/rules-judge"},
+        limit=2,
+        display="none",
+        log_dir=str(tmp_path / "logs"),
+    )
+    written = export_safe_psych([log.location], tmp_path / "out")
+    folders = {p.parent.name for p in written if p.parent.name.startswith("keyword_")}
+    assert folders == {"keyword_structured_actions_judge-none_seed-none"}

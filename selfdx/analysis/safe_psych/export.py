@@ -21,6 +21,7 @@ from selfdx.analysis.logs import read_samples
 from selfdx.analysis.outputs import finish, start_export
 from selfdx.datasets.safe_psych import SECTION_COLUMNS
 from selfdx.errors import SelfdxError, warn
+from selfdx.run_facts import asks_grader
 from selfdx.solvers.safe_psych.trace import StopReason
 
 # How the reference's trajectory files record the end of a trajectory.
@@ -152,6 +153,8 @@ def run_name(log: EvalLog) -> str:
         return re.sub(r"[^\w.\-]+", "-", (name or "none").split("/")[-1])
 
     grader = (log.eval.model_roles or {}).get("grader")
+    if not asks_grader("safe_psych", log.eval.task_args):
+        grader = None  # bound for a sweep, never asked by this strategy (structured_actions)
     strategy = log.eval.task_args["strategy"]
     seed = log.eval.model_generate_config.seed
     return (
