@@ -557,3 +557,16 @@ def test_a_set_with_an_unread_member_and_a_set_after_options_set_aside(
         assert reading.codes == frozenset({case.option_codes[2]})  # C alone, as written
     elif status == "named":
         assert reading.codes == frozenset(case.answers)
+
+
+def test_a_conclusion_below_the_answer_that_names_another_option_leaves_it_open():
+    """The twenty-ninth round: "DIAGNOSIS: B" then "In the end I think this is <another
+    option's name>" is two answers, not B."""
+    from selfdx.instruments.answers.interviewer_reply import parse_reply
+
+    parsed = parse_reply(
+        "DIAGNOSIS: B\nCRITERIA MET: cannot tell\n\n"
+        "In the end I think this is schizoaffective disorder, depressive type."
+    )
+    assert parsed.diagnosis == "B or schizoaffective disorder, depressive type"
+    assert parse_reply("DIAGNOSIS: C\nCRITERIA MET: yes\n\nOn balance it is C.").diagnosis == "C"

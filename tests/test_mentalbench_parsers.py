@@ -773,3 +773,39 @@ def test_a_code_typed_with_a_small_l_for_one_is_read_as_the_code():
 
     assert extract_codes("Generalised anxiety disorder (F41.l)") == ["F41.1"]
     assert extract_codes("F32.A (ICD-10-CM)") == ["F32.A"]
+
+
+BINGE = (
+    "Binge-Eating Disorder", "Major Depressive Disorder", "Bulimia Nervosa",
+    "Persistent Depressive Disorder",
+)  # fmt: skip
+# The twenty-ninth round (tests/probes)
+TWENTY_NINTH_ROUND = [
+    # the prompt's instruction copied back is no answer
+    ("Choose exactly one option from A, B, C, D.", BINGE, None),
+    ("Select every option that applies, from A, B, C, D.", BINGE, None),
+    ("Choose exactly one option from A, B, C, D.\n\nB", BINGE, "B"),
+    # an option joined to the answer past a negation, or a closing set that differs
+    (
+        "Binge-eating disorder, not bulimia (there is no purging), with comorbid major "
+        "depression: A & B.",
+        BINGE,
+        None,
+    ),
+    ("A, not C, and B.", BINGE, None),
+    ("A & B, not C.", BINGE, "AB"),
+    # a member doubted as part of another
+    (
+        "B & D — though D might be better seen as a feature of B than as a separate disorder.",
+        BINGE,
+        None,
+    ),  # fmt: skip
+    ("A & D\n\nHonestly, D may not be a separate disorder.", BINGE, None),
+]
+
+
+@pytest.mark.parametrize(("output", "options", "expected"), TWENTY_NINTH_ROUND)
+def test_the_twenty_ninth_rounds_echoed_instruction_negation_scope_and_doubted_members(
+    output, options, expected
+):
+    assert letters(parse_strict(output, options)) == expected

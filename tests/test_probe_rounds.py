@@ -21,6 +21,8 @@ PROTOCOL = {
     "P7-0499": "Paranoid schizophrenia (F20.0) with comorbid cannabis dependence (F12.2)",
     "P8-0491": "Depressive episode (F32.1) with comorbid generalized anxiety disorder (F41.1)",
     "P8-0498": "Harmful use of alcohol (F10.1); additionally recurrent depressive disorder (F33.1)",
+    "P29-0284": "Recurrent depressive disorder, current episode moderate (F33.1) with comorbid "
+    "generalized anxiety disorder (F41.1)",
 }
 # left, and said so in docs/reliability.md: a letter beside another option's name in German;
 # "F31.x" (and "F25.-") with the episode or type left open, read as the category (credited at
@@ -56,7 +58,7 @@ ROUNDS = {
     13: (400, 20), 14: (350, 19), 15: (300, 40), 16: (300, 29),
     17: (300, 31), 18: (300, 45), 19: (300, 60), 20: (300, 27),
     21: (300, 23), 22: (240, 9), 23: (300, 33), 24: (300, 30), 25: (240, 29),
-    26: (120, 5), 27: (240, 16), 28: (240, 48),
+    26: (120, 5), 27: (240, 16), 28: (240, 48), 29: (300, 14),
 }  # fmt: skip
 
 
@@ -73,7 +75,9 @@ def test_no_answer_of_a_round_is_credited_wrongly(round_):
     assert summary(results)[-1]["unread"] <= unread
 
 
-@pytest.mark.parametrize("round_", ROUNDS)
+@pytest.mark.parametrize(
+    "round_", [r for r in ROUNDS if (PROBES / f"judge_lines_round{r}.jsonl").exists()]
+)  # the twenty-ninth round wrote answers only
 def test_every_forged_judge_line_is_flagged_and_hidden_and_no_innocent_one(round_):
     rows = [json.loads(line) for line in (PROBES / f"judge_lines_round{round_}.jsonl").open()]
     missed = {r["id"] for r in rows if r["forges"] and not imitates_judge(r["text"])}

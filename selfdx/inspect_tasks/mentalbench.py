@@ -48,7 +48,9 @@ from selfdx.solvers.mentalbench.prompts import (
 # the twenty-fifth ("Conclusion: B" after options that "Neither applies"); 10: the twenty-seventh
 # (options called distractors, a set with a misspelt member, "Answer: B. My answer is D" left
 # open, "B、C", an answer "depending on" a fact not known) and the twenty-eighth (the options
-# echoed in order are no pick, "A. <name> B. <name>" a set, "A&P:" no option)
+# echoed in order are no pick, "A. <name> B. <name>" a set, "A&P:" no option) and the twenty-ninth
+# (the prompt's instruction copied back, an option joined past a negation, a closing set that
+# differs, "D might be better seen as a feature of B")
 TASK_VERSION = "10-A"
 
 

@@ -130,6 +130,14 @@ def judge_rest(expression: Expression, tokens: list[Token]) -> str | None:
         return "ambiguous: another option with a question mark"
     if any(word in CONDITIONAL for word in words[:6]):
         return "ambiguous: a condition on the answer"
+    joined = [
+        i
+        for i in range(1, len(sentence))
+        if letter_of(sentence, i) in others
+        and sentence[i - 1].lower in ("and", "plus", "comorbid", "&")
+    ]
+    if joined:  # "A, not C, and B", "A, not C, with comorbid B": joined past a negation
+        return f"ambiguous: {sorted(others)} joined to the answer after a negation"
     return None
 
 

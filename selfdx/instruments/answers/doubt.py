@@ -106,6 +106,11 @@ DOUBTED = re.compile(
     + OPTION
     + r"\s+(?:may|might|could)\s+(?:be\s+nothing\s+more\s+than|turn\s+out\s+to\s+be|(?:just|only"
     r"|merely|simply)\s+be|be\s+(?:just|only|merely|simply|part\s+of))\b"
+    # "D might be better seen as a feature of B", "D may not be a separate disorder"
+    + r"|"
+    + OPTION
+    + r"\s+(?:may|might|could)\s+(?:(?:be\s+)?better\s+(?:be\s+)?(?:seen|understood|regarded"
+    r"|explained)\s+as|not\s+be\s+(?:a\s+)?(?:separate|distinct|independent|disorder))"
     # "if the checking is about contamination, only B applies"
     + r"|\bif\b[^.;\n]{0,120}?\bonly\s+"
     + OPTION

@@ -199,7 +199,10 @@ FINAL_AGAIN = re.compile(
     r"^[\s*_#]*(?:final(?:\s+answer)?|answer)[\s*_]*(?:\(boxed\)\s*)?[:：][\s*_]*(.+?)[\s*_]*$"
     r"|\\boxed\s*\{([^{}]+)\}"
     # mid-line, after a sentence: "(A was my first instinct, but ... Final: C)"
-    r"|[.;!?(]\s*final(?:\s+answer)?\s*[:：]\s*([A-H](?:\s*(?:,|&|and)\s*[A-H])*)\b",
+    r"|[.;!?(]\s*final(?:\s+answer)?\s*[:：]\s*([A-H](?:\s*(?:,|&|and)\s*[A-H])*)\b"
+    # a conclusion below it: "In the end I think this is schizoaffective disorder, depressive type."
+    r"|\b(?:in\s+the\s+end|ultimately|on\s+balance|all\s+things\s+considered)\b,?\s+"
+    r"(?:I\s+(?:think|believe|would\s+say)\s+)?(?:this|it)\s+is\s+(?:most\s+likely\s+)?([^.;\n]+)",
     re.IGNORECASE | re.MULTILINE,
 )
 # The answer stated in the reasoning before the DIAGNOSIS line: "I'll select B and A", "makes me
@@ -252,7 +255,8 @@ def parse_reply(reply: str) -> ParsedReply:
         # "I'll select B and A" in the reasoning before it
         line_end = reply.find("\n", first.end()) % (len(reply) + 1)  # -1: the reply's end
         others += [
-            m.group(1) or m.group(2) or m.group(3) for m in FINAL_AGAIN.finditer(reply, line_end)
+            m.group(1) or m.group(2) or m.group(3) or m.group(4)
+            for m in FINAL_AGAIN.finditer(reply, line_end)
         ]
         others += [m.group(1) for m in SELECTED_BEFORE.finditer(reply, 0, first.start())]
         others = [o for o in others if not same_letters(text, o)]

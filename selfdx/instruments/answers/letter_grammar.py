@@ -345,6 +345,10 @@ def without_negated_lists(tokens: list[Token]) -> list[Token]:
         while end < len(tokens) and (
             letter_of(tokens, end) or tokens[end].lower in ("or", "nor", "and", ",", "&", "/")
         ):
+            if tokens[end].text == "," and end + 1 < len(tokens) and tokens[end + 1].lower in (
+                "and", "plus", "but", "with",
+            ):  # fmt: skip
+                break  # "A, not C, and B": the negation ends at the comma
             end += 1
         listed = any(letter_of(tokens, i) for i in range(index + 1, end))
         closed = end == len(tokens) or tokens[end].text in (".", ";", ")", "!")

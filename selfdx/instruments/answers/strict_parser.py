@@ -126,6 +126,9 @@ def letter_made_another(body: str, options: Sequence[str]) -> str:
 # The prompt's example copied into the reply ("Example of a reply: A."): no answer of the model.
 EXAMPLE_ECHO = re.compile(
     r"(?im)^[^\w\n]*example\s+of\s+a\s+reply(?:\s+with\s+(?:one|several)\s+options?)?[ \t]*:[^\n]*$"
+    # the prompt's instruction copied back: "Choose exactly one option from A, B, C, D."
+    r"|\b(?:choose\s+exactly\s+one\s+option|select\s+every\s+option\s+that\s+applies)"
+    r",?\s+from\s+[A-H](?:\s*(?:,|or|and)\s*[A-H])*\.?"
 )
 # A reply cut off after an option's label ("... let's consider each in turn.\n\nA:").
 UNFINISHED_LABEL = re.compile(r"(?:^|\n)[ \t*_#]*[A-H][ \t]*:[ \t*_]*\Z")
@@ -230,7 +233,18 @@ def parse_strict(text: object, options: Sequence[str]) -> ParsedAnswer:
         return unparsed("ambiguous", doubt)
     if settled.letters and summary_disagrees(body, settled.letters):
         return unparsed("ambiguous", "a summary names other options than the answer")
+    closing = CLOSING_SET.search(body.rstrip())
+    if settled.letters and closing and set(re.findall(r"[A-H]", closing[1])) != settled.letters:
+        return unparsed("ambiguous", "the reply closes on another set than its reading")
     return settled
+
+
+# A set of options closing the reply after a colon or arrow: "..., with comorbid major
+# depression: A & B."
+CLOSING_SET = re.compile(
+    r"[:=→]\s*((?:\b[A-H]\b|\ue000[A-H]\ue001)(?:\s*(?:&|,|\+|\band\b)\s*"
+    r"(?:\b[A-H]\b|\ue000[A-H]\ue001))+)\s*[.!]?\s*\Z"
+)
 
 
 # A choice still to make among listed options: "two of the following: A, B, D", "one of A or C".
