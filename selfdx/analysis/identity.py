@@ -22,6 +22,8 @@ from selfdx.solvers.interview.solver import DEFAULT_PATIENT
 
 # Task arguments that do not change what is measured: seeds make repeats, a cache only saves calls.
 REPEAT_TASK_ARGS = frozenset({"seed", "judge_cache"})
+# The scorer `inspect score` appends to re-judge a Safe-Psych log (`scorers.safe_psych.rejudge`).
+REJUDGE_SCORER = "safe_psych_rejudge"
 # Sampling settings that change the model's replies (the seed is left out: seeds are repeats).
 SAMPLING_FIELDS = (
     "temperature",
@@ -188,9 +190,9 @@ def settings(log: EvalLog) -> dict[str, Any]:
     # was scored otherwise: its scorer's arguments set it apart (a re-judging's own scorer,
     # appended beside the task's, is reported as a row of its own and leaves the key alone)
     for score in log.results.scores if log.results else []:
-        if not score.name.startswith("safe_psych_rejudge"):
+        if not score.name.startswith(REJUDGE_SCORER):
             for name, value in (score.params or {}).items():
-                if (log.eval.task_args or {}).get(name, value) != value or name not in args:
+                if args.get(name) != value:  # a task argument the scorer was given again
                     found[f"scorer {name}"] = value
     # another version of a task scores (or reads, or builds) differently: never a repeat
     found["task version"] = log.eval.task_version

@@ -28,6 +28,7 @@ from inspect_ai.model import ModelUsage
 from tqdm import tqdm
 
 from selfdx.analysis.identity import (
+    REJUDGE_SCORER,
     data_identity,
     grouping_key,
     judge_identity,
@@ -202,7 +203,6 @@ def run_from_header(path: str, log: EvalLog) -> Run | None:
     )
 
 
-REJUDGE_SCORER = "safe_psych_rejudge"
 # Inspect names a second scorer of one name `<name>1`, `<name>2` ... when scores are appended.
 REJUDGE_NAME = re.compile(rf"^{REJUDGE_SCORER}\d*$")
 
