@@ -50,13 +50,13 @@ def log_files(paths: list[str]) -> list[str]:
 
 def folder_logs(paths: list[str]) -> tuple[list[str], list[str]]:
     """(every log of `paths`, directories expanded; the logs that came from a directory)."""
-    from inspect_ai.log import list_eval_logs
+    from selfdx.log_files import list_logs
 
     files: list[str] = []
     found: list[str] = []
     for path in paths:
         if is_folder(path):
-            inside = [info.name for info in list_eval_logs(path, descending=False)]
+            inside = list_logs(path)
             inside = without_sample_shards(path, inside)
             files += inside
             found += inside

@@ -196,3 +196,18 @@ def test_a_structured_actions_export_is_not_named_after_a_grader_it_never_asked(
     written = export_safe_psych([log.location], tmp_path / "out")
     folders = {p.parent.name for p in written if p.parent.name.startswith("keyword_")}
     assert folders == {"keyword_structured_actions_judge-none_seed-none"}
+
+
+def test_a_json_log_under_a_name_of_ones_choosing_is_read(logs, tmp_path):
+    """Inspect lists a `.json` log only under its own timestamped name: a renamed JSON log was
+    left out of the report, its spend too, without a word (adversarial user, M7)."""
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    write_eval_log(logs["safe_psych"], str(folder / "myrun.json"), format="json")
+    shutil.copy(logs["mentalbench"].location, folder / "other.eval")
+    (folder / "prices.json").write_text('{"selfdx/keyword": {"input": 1}}')  # not a log
+    (folder / "cut.json").write_text('{\n  "version": 2,\n  "status": "success",\n  "eval": {')
+    runs, skipped = find_runs(folder)
+    assert sorted(Path(r.path).name for r in runs) == ["myrun.json", "other.eval"]
+    assert "not a readable Inspect log" in dict(skipped)[str(folder / "cut.json")]
+    assert not any("prices.json" in name for name, _ in skipped)

@@ -20,7 +20,7 @@ pytest.importorskip("s3fs", reason="needs the s3 extra (pip install -e '.[s3]')"
 pytest.importorskip("moto", reason="needs moto[server] (in the dev extra) to serve S3 locally")
 
 from inspect_ai import eval  # noqa: E402
-from inspect_ai.log import list_eval_logs, read_eval_log  # noqa: E402
+from inspect_ai.log import list_eval_logs, read_eval_log, write_eval_log  # noqa: E402
 
 from tests.conftest import REPO_ROOT, SHARED, assert_same_run  # noqa: E402
 
@@ -424,3 +424,13 @@ def test_the_reply_reader_measure_logs_to_the_store(store):
     (log,) = list_eval_logs(log_dir)
     assert read_eval_log(log.name, header_only=True).status == "success"
     assert not (REPO_ROOT / "s3:").exists()
+
+
+@pytest.mark.slow
+def test_a_renamed_json_log_on_the_store_is_reported(store, task_logs, tmp_path):
+    """A JSON log under a name of the user's choosing is listed on the store as on disk."""
+    folder = f"{store['root']}/renamed"
+    write_eval_log(task_logs[1]["safe_psych"], f"{folder}/myrun.json", format="json")
+    done = selfdx(store, "report", folder, "--out", str(tmp_path / "report"), "--quiet")
+    assert done.returncode == 0, done.stderr
+    assert pd.read_csv(tmp_path / "report" / "runs.csv").log.tolist() == ["myrun.json"]

@@ -18,7 +18,6 @@ from typing import Any, NamedTuple
 from inspect_ai.log import (
     EvalLog,
     EvalSample,
-    list_eval_logs,
     read_eval_log,
     read_eval_log_sample_summaries,
     read_eval_log_samples,
@@ -40,6 +39,7 @@ from selfdx.analysis.identity import (
 )
 from selfdx.datasets.strategies import STRATEGIES
 from selfdx.errors import SelfdxError
+from selfdx.log_files import list_logs
 from selfdx.run_facts import BENCHMARKS, CHECKS, logged_facts, setting_text
 from selfdx.shard_layout import SHARD_KEY, merged_location, shard_place
 
@@ -341,17 +341,17 @@ def find_runs(log_dir: str | Path) -> tuple[list[Run], list[tuple[str, str]]]:
     runs: list[Run] = []
     skipped: list[tuple[str, str]] = []
     unfinished: list[tuple[str, Run]] = []
-    infos = list_eval_logs(str(log_dir), recursive=True, descending=False)
-    if not infos:
+    locations = list_logs(str(log_dir))
+    if not locations:
         raise SelfdxError(f"log directory {log_dir} holds no Inspect logs (.eval or .json)")
-    listed = {info.name for info in infos}
-    for info in infos:
-        name = info.name.removeprefix("file://")
-        if shard_place(info.name) is not None:  # a share of a task's samples, never a run
-            skipped.append((name, shard_reason(info.name, listed, log_dir)))
+    listed = set(locations)
+    for location in locations:
+        name = location.removeprefix("file://")
+        if shard_place(location) is not None:  # a share of a task's samples, never a run
+            skipped.append((name, shard_reason(location, listed, log_dir)))
             continue
         try:
-            header = read_eval_log(info.name, header_only=True)
+            header = read_eval_log(location, header_only=True)
         except Exception as exc:  # one broken file must not hide the other logs
             skipped.append((name, unreadable(exc)))
             continue
@@ -359,7 +359,7 @@ def find_runs(log_dir: str | Path) -> tuple[list[Run], list[tuple[str, str]]]:
         if isinstance(shard, dict):  # a shard's log moved out of its `.shards/` folder
             skipped.append((name, loose_shard_reason(shard)))
             continue
-        run = run_from_header(info.name, header)
+        run = run_from_header(location, header)
         reducers = [r for r in (header.eval.config.epochs_reducer or []) if r != "mean"]
         if run is None:
             skipped.append((name, f"task {header.eval.task} is not a selfdx task"))
