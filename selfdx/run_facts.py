@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import re
 from collections.abc import Callable, Collection
 from typing import Any
 
@@ -39,6 +40,9 @@ CHECKED_ROLE = {
 UNLABELLED = ("data", "kg", "seed")
 # What every task records in its log's metadata.
 FACTS = ("variant", "asks_grader", "changed_args")
+# A sample id's type (`t1-...`, `demo-t4a-...`) and patient style (`...@guarded`).
+SAMPLE_TYPE = re.compile(r"(?:^|-)t(\d[ab]?)-")
+SAMPLE_STYLE = re.compile(r"@([a-z_]+)$")
 
 
 def task_facts(benchmark: str, task_function: Callable[..., Any], given: dict[str, Any]) -> dict:
@@ -151,3 +155,22 @@ def setting_text(value: Any) -> str:
     if value is None:
         return "default"
     return value if isinstance(value, str) else json.dumps(value, default=str)
+
+
+def uncovered(metadata: dict[str, Any], sample_ids: list[Any] | None) -> str:
+    """What of its types and patient styles a run limited to `sample_ids` never ran, as
+    "only type 1 and styles plain+guarded ran"; "" when it ran each of them (or its ids do
+    not say)."""
+    parts = []
+    for what, names, pattern, joiner in (
+        ("type", metadata.get("variants"), SAMPLE_TYPE, ","),
+        ("style", metadata.get("patient_styles"), SAMPLE_STYLE, "+"),
+    ):
+        if not names or not sample_ids:
+            continue
+        found = {m.group(1) for i in sample_ids if (m := pattern.search(str(i)))}
+        ran = [name for name in map(str, names) if name in found]
+        if found and len(ran) < len(names):  # ids without a type or style say nothing
+            plural = "s" if len(ran) > 1 else ""
+            parts.append(f"{what}{plural} {joiner.join(ran)}")
+    return f"only {' and '.join(parts)} ran" if parts else ""

@@ -53,8 +53,13 @@ def test_an_interview_is_projected_over_its_types_times_its_styles(demo_runs):
     _, runs = demo_runs
     count, what = basis(runs, "interview", patient_style="plain,vague,guarded")
     assert count == (575 + 1150) * 3 and "3 patient style(s)" in what and "1, 2" in what
+    # `--limit 2` reached two of the three styles and one of the two types: the label and the
+    # projection say so, never a label naming what did not run (adversarial user, M1)
+    assert what.endswith("estimated from a run in which only type 1 and styles plain+vague ran")
+    (styled,) = [r for r in runs if r.task_args.get("patient_style") == "plain,vague,guarded"]
+    assert styled.variant.endswith(" (only type 1 and styles plain+vague ran)")
     count, what = basis(runs, "interview", types="3")
-    assert count == 2175 and "types 3" in what
+    assert count == 2175 and "types 3" in what and "estimated" not in what
     count, what = basis(runs, "interview", cases="sampled")
     assert count == 4 and "fresh" in what  # n_sampled per type, one type, one style
 

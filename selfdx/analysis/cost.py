@@ -224,8 +224,12 @@ def projection_basis(run: Run) -> tuple[float, str]:
     published or user set (its samples before any --limit: every style and type it ran), else
     the published data of the same configuration (`published_population`)."""
     if run.is_demo or run.benchmark == "mentalbench_generate" or not run.dataset_size:
-        return published_population(run)
-    return run.dataset_size, f"the {run.dataset_size:,} samples of {run.data_source}"
+        count, basis = published_population(run)
+    else:
+        count, basis = run.dataset_size, f"the {run.dataset_size:,} samples of {run.data_source}"
+    if run.uncovered:  # its per-case cost stands for types or styles it never ran
+        basis += f", estimated from a run in which {run.uncovered}"
+    return count, basis
 
 
 def _types(variants: list[str]) -> str:

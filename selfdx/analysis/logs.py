@@ -40,7 +40,7 @@ from selfdx.analysis.identity import (
 from selfdx.datasets.strategies import STRATEGIES
 from selfdx.errors import SelfdxError
 from selfdx.log_files import list_logs
-from selfdx.run_facts import BENCHMARKS, CHECKS, logged_facts, setting_text
+from selfdx.run_facts import BENCHMARKS, CHECKS, logged_facts, setting_text, uncovered
 from selfdx.shard_layout import SHARD_KEY, merged_location, shard_place
 
 # Samples read per call of `read_eval_log_samples_by_id`. Each call parses the log's zip directory
@@ -118,6 +118,7 @@ class Run:
     eval_id: str = ""  # Inspect's id of the run: equal in copies of one log file
     task_id: str = ""  # Inspect's id of the task run: kept by `inspect eval-retry`
     metadata: dict[str, Any] = field(default_factory=dict)  # the task's facts (variants, styles)
+    uncovered: str = ""  # what of its types and styles a limited run never ran (run_facts)
     judge_identity: dict[str, Any] | None = None  # what decides the judge's answers (identity.py)
     commit: str = ""  # the git commit Inspect recorded for the run (`eval.revision`), if any
     started: str = ""  # when the run started and completed (ISO 8601, as Inspect logged them)
@@ -165,6 +166,9 @@ def run_from_header(path: str, log: EvalLog) -> Run | None:
         model = "selfdx offline risk grader" if offline else " + ".join(judges_of(log)) or model
     elif "patient" in roles:
         variant += f", patient {roles['patient']}"
+    left = uncovered(log.eval.metadata or {}, log.eval.dataset.sample_ids)
+    if left:  # a --limit that never reached some of the types or styles the label names
+        variant += f" ({left})"
     seed = log.eval.model_generate_config.seed if log.eval.model_generate_config else None
     scorers = [score.name for score in (log.results.scores if log.results else [])]
     identity = data_identity(log)
@@ -196,6 +200,7 @@ def run_from_header(path: str, log: EvalLog) -> Run | None:
         eval_id=log.eval.eval_id,
         task_id=log.eval.task_id or "",
         metadata=dict(log.eval.metadata or {}),
+        uncovered=left,
         judge_identity=judge_identity(log),
         commit=(log.eval.revision.commit if log.eval.revision else "") or "",
         started=(log.stats.started_at if log.stats else "") or "",
