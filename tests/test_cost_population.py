@@ -178,3 +178,16 @@ def test_a_log_from_before_the_tally_says_its_memory_served_calls_are_not_counte
     (row,) = cost.projection_frame(usage).to_dict("records")
     assert row["projected_over"] == f"basis; {cost.SERVED_NOTE}" and row["runs"] == 2
     assert row["input_per_case"] == (10 + 10 + 10) / 4
+
+
+def test_runs_of_other_generators_say_so_in_their_row(tmp_path):
+    """Two MentalBench rows that differed only by `generators=` carried one label, told apart
+    by a hash alone (adversarial user, M4)."""
+    for args in ({}, {"generators": "synthetic"}):
+        eval("selfdx/mentalbench", task_args=args, model="selfdx/first-option", limit=1,
+             display="none", log_dir=str(tmp_path))  # fmt: skip
+    runs, _ = find_runs(tmp_path)
+    assert sorted(run.variant for run in runs) == [
+        "all types (only type 1 ran)",
+        "all types, generators synthetic (only type 1 ran)",
+    ]

@@ -4,6 +4,8 @@ expected value is worked out by hand in the test."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from conftest import SHARED, scripted_model
 from inspect_ai import eval, score
@@ -178,3 +180,21 @@ def test_a_patient_style_without_a_patient_is_refused(mode):
     with pytest.raises(ArgumentError, match=f"needs mode=interview \\(mode={mode}"):
         interview(data="demo", mode=mode, patient_style="plain,guarded")
     assert interview(data="demo", mode=mode, patient_style="plain")  # the default is fine
+
+
+@pytest.mark.parametrize(
+    ("given", "message"),
+    [
+        ({"mode": "full", "max_questions": 5}, "max_questions: the run would ignore it (mode=full"),
+        ({"mode": "initial", "max_questions": 0}, "max_questions: the run would ignore it"),
+        ({"full_text": "narrative"}, "full_text: the run would ignore it (only mode=full"),
+        ({"generator": "qwen235"}, "generator: the run would ignore it (the demo has no"),
+    ],
+)  # fmt: skip
+def test_an_argument_the_run_would_ignore_is_refused(given, message):
+    """A changed argument that acts on nothing was logged, labelled as a setting and split the
+    report's rows (adversarial user, M5); its default, passed by name, is fine."""
+    with pytest.raises(ArgumentError, match=re.escape(message)):
+        interview(data="demo", **given)
+    defaults = {"max_questions": 12, "full_text": "profile", "generator": "gpt5"}
+    assert interview(data="demo", **{k: defaults.get(k, v) for k, v in given.items()})

@@ -166,6 +166,8 @@ def run_from_header(path: str, log: EvalLog) -> Run | None:
         model = "selfdx offline risk grader" if offline else " + ".join(judges_of(log)) or model
     elif "patient" in roles:
         variant += f", patient {roles['patient']}"
+    if benchmark == "mentalbench" and "generators" in facts["changed_args"]:
+        variant += f", {generators_text(log.eval.task_args.get('generators'))}"
     left = uncovered(log.eval.metadata or {}, log.eval.dataset.sample_ids)
     if left:  # a --limit that never reached some of the types or styles the label names
         variant += f" ({left})"
@@ -206,6 +208,13 @@ def run_from_header(path: str, log: EvalLog) -> Run | None:
         started=(log.stats.started_at if log.stats else "") or "",
         completed=(log.stats.completed_at if log.stats else "") or "",
     )
+
+
+def generators_text(value: Any) -> str:
+    """`generators=gpt5,qwen235` (a string or a list, as logged) as a label shows it."""
+    names = [value] if isinstance(value, str) else list(value or [])
+    found = sorted({g.strip() for item in names for g in str(item).split(",") if g.strip()})
+    return f"generators {','.join(found) or 'all'}"
 
 
 # Inspect names a second scorer of one name `<name>1`, `<name>2` ... when scores are appended.

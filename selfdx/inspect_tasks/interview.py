@@ -73,18 +73,40 @@ def normalise_types(types: object) -> list[str]:
     return list(mentalbench_types(types))  # type: ignore[arg-type]
 
 
+# Defaults that some modes and data ignore (`refuse_no_ops`).
+QUESTIONS = 12
+GENERATOR = "gpt5"
+FULL_TEXT = "profile"
+
+
+def refuse_no_ops(data: str, mode: str, max_questions: int, generator: str, full_text: str):
+    """Refuse a changed argument that the run would ignore: it would be logged, labelled and
+    projected as a setting that never acted."""
+    ignored = {
+        "max_questions": (
+            max_questions != QUESTIONS and mode != "interview",
+            f"mode={mode} asks no questions",
+        ),
+        "full_text": (full_text != FULL_TEXT and mode != "full", "only mode=full shows one"),
+        "generator": (generator != GENERATOR and data == "demo", "the demo has no features/ files"),
+    }
+    for name, (refused, why) in ignored.items():
+        if refused:
+            raise ArgumentError(f"{name}: the run would ignore it ({why})")
+
+
 @task
 def interview(
     data: str = "demo",
     mode: str = "interview",
-    max_questions: int = 12,
+    max_questions: int = QUESTIONS,
     answer_format: str = "letters",
     types: str | Sequence[str | int] = "1,2",
     cases: str = "published",
     n_sampled: int | None = None,
     seed: int | None = None,
-    generator: str = "gpt5",
-    full_text: str = "profile",
+    generator: str = GENERATOR,
+    full_text: str = FULL_TEXT,
     patient_style: str | Sequence[str] = "plain",
     risk_grader: str = "offline",
     **unknown: Any,
@@ -148,6 +170,7 @@ def interview(
             f"patient_style: {','.join(styles)} needs mode=interview (mode={mode} shows the "
             "profile as text: no patient speaks, so a style would change nothing)"
         )
+    refuse_no_ops(data, mode, max_questions, generator, full_text)
     kg, chosen = load_cases(data, variants, cases, n_sampled, seed, generator)
     if not chosen:
         raise ArgumentError(f"data: no interview cases for types {','.join(variants)} in {data!r}")
