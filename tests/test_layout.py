@@ -22,6 +22,7 @@ STAGES = {
     "gc_tuning": 0,
     "nan_notes": 0,  # why a metric is NaN: said by a hook of the tasks and by the report
     "shard_layout": 0,  # where sample shards live: read by the runner, the merge and the report
+    "log_files": 0,  # every log in a folder: read by the report and the commands
     "datasets": 1,
     "run_facts": 1,  # what a run stands for: read by the tasks and the report
     "judge": 2,
@@ -88,6 +89,16 @@ def upward_imports(root: Path = PACKAGE) -> list[str]:
 def test_every_module_belongs_to_a_stage():
     stages = {path.relative_to(PACKAGE).with_suffix("").parts[0] for path in modules()}
     assert stages <= set(STAGES) | TOP, stages - set(STAGES) - TOP
+
+
+def test_no_reader_of_free_text_is_over_400_lines():
+    """Issue 32: the readers live in the instrument stage as small modules."""
+    long = {
+        str(path.relative_to(PACKAGE)): lines
+        for path in (PACKAGE / "instruments").rglob("*.py")
+        if (lines := len(path.read_text(encoding="utf-8").splitlines())) > 400
+    }
+    assert not long, long
 
 
 def test_imports_flow_one_way():
