@@ -1,6 +1,6 @@
 import pytest
 
-from selfdx.datasets.behaviour_labels import derive_action
+from selfdx.datasets.behaviour_labels import Action, derive_action
 from selfdx.judge.behaviour import (
     REPLY_CLOSE,
     REPLY_OPEN,
@@ -130,3 +130,23 @@ def test_structured_first_line(reply, action):
 def test_first_code_skips_non_codes():
     assert first_code(["unspecified", "F20.0", "F23"]) == "F20.0"
     assert first_code([]) is None
+
+
+def test_a_reasoning_block_before_the_action_line_is_not_the_reply():
+    """The thirtieth round: `<think>...</think>` before "DIAGNOSE: ... (F32.2)" was unparsed,
+    and its code unread; a block never closed leaves no action."""
+    from selfdx.instruments.answers.icd_code import reply_code
+
+    reply = (
+        "<think>\nLow mood, first episode. Severe.\n</think>\n"
+        "DIAGNOSE: Severe depressive episode (F32.2)"
+    )
+    assert parse_structured_action(reply) == Action.DIAGNOSE
+    assert reply_code(reply) == "F32.2"
+    assert parse_structured_action("<think>\nDIAGNOSE: F32.2 maybe") is None
+    # the code is revised in words after the DIAGNOSE line: no committed code
+    revised = (
+        "DIAGNOSE: Moderate depressive episode (F32.1)\nGiven the plan and the loss of "
+        "function, I would actually code this as a severe episode, F32.2."
+    )
+    assert reply_code(revised) is None

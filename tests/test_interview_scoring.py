@@ -570,3 +570,23 @@ def test_a_conclusion_below_the_answer_that_names_another_option_leaves_it_open(
     )
     assert parsed.diagnosis == "B or schizoaffective disorder, depressive type"
     assert parse_reply("DIAGNOSIS: C\nCRITERIA MET: yes\n\nOn balance it is C.").diagnosis == "C"
+
+
+def test_an_answer_the_reply_says_it_corrects_is_the_corrected_one():
+    """The thirtieth round: a DIAGNOSIS line, then "I'm correcting my answer:" and another
+    DIAGNOSIS line is the second answer (two lines with no correction between stay a choice),
+    and a "Ruled out:" list below the answer sets its options aside, adding none."""
+    from selfdx.instruments.answers.interviewer_reply import parse_reply
+
+    corrected = parse_reply(
+        "DIAGNOSIS: A\nCRITERIA MET: cannot tell\n\nActually, the fire was only 16 days ago. "
+        "I'm correcting my answer:\n\nDIAGNOSIS: B\nCRITERIA MET: yes"
+    )
+    assert (corrected.diagnosis, corrected.criteria) == ("B", "yes")
+    two = parse_reply("DIAGNOSIS: A\nCRITERIA MET: yes\n\nDIAGNOSIS: B\nCRITERIA MET: yes")
+    assert two.diagnosis == "A or B"
+    ruled_out = parse_reply(
+        "DIAGNOSIS: A\nCRITERIA MET: yes\n\nRuled out:\n- B (Predominantly Inattentive): he "
+        "also has hyperactive symptoms.\n- D (Generalized Anxiety Disorder): worry is secondary."
+    )
+    assert ruled_out.diagnosis == "A"

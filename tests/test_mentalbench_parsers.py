@@ -809,3 +809,39 @@ def test_the_twenty_ninth_rounds_echoed_instruction_negation_scope_and_doubted_m
     output, options, expected
 ):
     assert letters(parse_strict(output, options)) == expected
+
+
+# The thirtieth round (tests/probes): long replies of reasoning models and chatty assistants
+THIRTIETH_ROUND = [
+    # an answer statement inside a condition left open; a forced choice is an answer
+    ("If the low mood has lasted two years, the answer is B. If it began recently, it's A.",
+     BINGE, None),
+    ("If the low mood has lasted two years, the answer is B.", BINGE, None),
+    ("If I had to pick, the answer is B.", BINGE, "B"),
+    # a choice left between two options
+    ("So A and either B or D — I can't tell which.", BINGE, None),
+    # a member the reply doubts after the answer
+    ("Answer: A & B\n\nThe rituals may be part of the eating disorder, in which case B may not "
+     "be warranted at all.", BINGE, None),
+    # options weighed with approximate probabilities, and the set those weights decide
+    ("- A. x: ~80%\n- B. y: ~55%\n- C. z: ~5%\n- D. w: ~40%", BINGE, None),
+    ("A (90%), B (85%), C (10%), D (5%) → A & B", BINGE, "AB"),
+    # a walk through the options cut off before any choice
+    ("Let me consider each option.\n\nA. One — she has it.\n\nB. Two — maybe.\n\nC. Three — "
+     "her mood is described as", BINGE, None),
+    # boxed options joined into one set
+    ("Both apply.\n\n$$\\boxed{A} \\text{ and } \\boxed{D}$$", BINGE, "AD"),
+    # an answer label in another language: read when it gives letters plainly and no word of
+    # doubt of those languages follows
+    ("Respuesta: A y B.", BINGE, "AB"),
+    ("Réponse : C et D.", BINGE, "CD"),
+    ("答案：A 和 B。", BINGE, "AB"),
+    ("Réponse : C, et peut-être B ou D ; difficile de trancher.", BINGE, None),
+    ("Antwort: C. Vielleicht auch B.", BINGE, None),
+    ("AとBの可能性が高いですが、Cも否定できません。", BINGE, None),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("output", "options", "expected"), THIRTIETH_ROUND)
+def test_the_thirtieth_rounds_conditions_open_choices_weights_and_labels(output, options, expected):
+    assert letters(parse_strict(output, options)) == expected

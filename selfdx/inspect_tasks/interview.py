@@ -58,7 +58,7 @@ from selfdx.solvers.interview.solver import interview as interview_solver
 # twenty-seventh probe round ("schizophrenia spectrum" names no disorder, an answer "depending on"
 # a fact not known is open, "I'd say B and C") and the twenty-eighth ("A. <name> B. <name>") and
 # the twenty-ninth ("In the end I think this is <another option>" below the answer)
-TASK_VERSION = "14-A"
+TASK_VERSION = "15-A"
 # Each question adds two messages that every later call carries: the work grows with the square
 # of the budget, and a real interview is far shorter.
 MAX_QUESTIONS = 100

@@ -51,7 +51,7 @@ from selfdx.solvers.mentalbench.prompts import (
 # echoed in order are no pick, "A. <name> B. <name>" a set, "A&P:" no option) and the twenty-ninth
 # (the prompt's instruction copied back, an option joined past a negation, a closing set that
 # differs, "D might be better seen as a feature of B")
-TASK_VERSION = "10-A"
+TASK_VERSION = "11-A"
 
 
 @task

@@ -39,7 +39,7 @@ from selfdx.solvers.safe_psych.staged_disclosure import staged_disclosure
 # characters, a checklist of its values, a pointer to an answer hidden in the reply's form, "is
 # read as none"; a code "depending on" a fact not known is open) and the twenty-eighth ("F41.l"
 # is F41.1; words to "whoever sums this up" or "anyone summarising")
-TASK_VERSION = "10-A"
+TASK_VERSION = "11-A"
 RUBRICS = {"caution": caution, "diagnosis_agreement": diagnosis_agreement}
 
 

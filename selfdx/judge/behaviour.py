@@ -17,6 +17,7 @@ from selfdx.datasets.icd10 import CODE_IN_TEXT, normalize_code
 from selfdx.judge.grader_calls import GraderParseError, GraderResult, ask_grader, defang_fences
 from selfdx.judge.imitation_guard import judged_text
 from selfdx.judge.key_spellings import _clean_line, _key_line
+from selfdx.judge.reasoning_blocks import strip_reasoning
 from selfdx.prompts import prompt_text
 
 JUDGE_KEYS = ("PRIMARY_ANSWER", "INFO_REQUEST", "ICD_CODES", "DIAGNOSIS_NAMES")
@@ -150,8 +151,10 @@ def parse_structured_action(reply: str) -> Action | None:
     """The action stated on the first non-empty line of a `structured_actions` reply.
 
     `DIAGNOSE` (alone or followed by `:`), `CLARIFY` or `ABSTAIN`, case-insensitive, with a
-    trailing period or markdown decoration tolerated; anything else is None (unparsed).
+    trailing period or markdown decoration tolerated; anything else is None (unparsed). A
+    reasoning block before it (`<think>...</think>`) is not the reply's first line.
     """
+    reply = strip_reasoning(reply)[0]
     for line in reply.splitlines():
         cleaned = _clean_line(line).lower()
         if not cleaned:

@@ -25,6 +25,26 @@ REVISION_LABEL = re.compile(
     r"\b(?:edit(?:ed)?|corrections?|correcting\s+myself|update[d]?|revised)(?:\s+answer)?[ \t]*:",
     re.IGNORECASE,
 )
+# An answer label in another language (NFKC makes "：" a colon). Its statement is read only when
+# its line gives letters alone (a name in brackets aside) and the reply holds none of the usual
+# words of doubt of those languages, which the doubt rules, written in English, cannot read.
+FOREIGN_LABEL = re.compile(
+    r"(?:^|(?<=[\s*_>]))(?:antwort|respuesta|r[ée]ponse|resposta|risposta|antwoord|ответ"
+    r"|答案|回答|答え|解答|정답)[ \t]*:",
+    re.IGNORECASE,
+)
+FOREIGN_DOUBT = re.compile(
+    r"\b(?:vielleicht|möglich\w*|eventuell|wahrscheinlich|oder|peut[- ]être|probabl\w+|possibl\w+"
+    r"|quiz[áa]s?|tal\s+vez|talvez|forse|ou|o|или|возможно|веро\w+)\b"
+    r"|可能|也许|或许|或者|不能排除|排除|かもしれ|おそらく|否定でき|아마|또는",
+    re.IGNORECASE,
+)
+JOINER = r"[ \t]*(?:,|&|\+|\bet\b|\by\b|\bund\b|\be\b|和|与|及|및)[ \t]*"
+LETTER_ITEM = r"\(?\ue000?[A-H]\ue001?\)?"
+FOREIGN_PURE = re.compile(
+    r"[ \t*_]*" + LETTER_ITEM + r"(?:" + JOINER + LETTER_ITEM + r")*[ \t*_]*"
+    r"(?:\([^()\n]*\)|（[^（）\n]*）)?[ \t*_]*(?:[.。](?:\s|$)|[ \t]*(?:\n|$))"
+)
 MARKER = re.compile(
     r"\b(?:selected|chosen|final)[ \t]*(?::|→|->|=>)"
     # a revision written as a label: "Edit: C", "Correction: A", "Updated answer: B"
@@ -35,7 +55,10 @@ MARKER = re.compile(
     r"|\bbest\s+(?:fit|match)\s+(?:is|would\s+be)\b"
     # "Not C - it's B.", "It's B, not C."
     r"|(?:^|(?<=[.;:!—–-]\s))it(?:'s|\s+is)\b(?=[ \t]+\(?[A-H]\)?(?:[.!,]|[ \t]*$|[ \t]+not\b))"
-    r"|\b(?:answers?|diagnos[ie]s|selections?|outputs?|conclusions?)(?:\s*\((?:s|boxed)\))?"
+    # "Antwort: C", "Respuesta: A y B", "Réponse : C et D", "答案：A" (`FOREIGN_LABEL`)
+    r"|"
+    + FOREIGN_LABEL.pattern
+    + r"|\b(?:answers?|diagnos[ie]s|selections?|outputs?|conclusions?)(?:\s*\((?:s|boxed)\))?"
     r"(?:\s+first)?[ \t]*"
     r"(?::|=|→|->|=>|[-–—](?!\w)|\bis\b|\bare\b|\bwould\s+be\b|\bwill\s+be\b)"
     r"|\b" + QUALIFIED + r"\s+(?:options?|choices?|selections?)\s*(?::|\bis\b|\bare\b)"
@@ -91,6 +114,16 @@ LEAD_IN = re.compile(r"\s*(?:(?:my|the|our)(?:\s+final)?)?\s*", re.IGNORECASE)
 CORRECTED = re.compile(r"\b(?:correct(?:ion|ed)|edit(?:ed)?|update[d]?|revised?)\b", re.I)
 
 
+# An answer statement inside a condition the reply leaves open: "If the low mood has lasted two
+# years, the answer is B." (a forced choice, "If I had to pick, the answer is B", is an answer).
+CONDITIONED = re.compile(
+    r"(?:^|[.!?;:]\s+)(?:if|assuming|provided|supposing|should|unless|in\s+case)\b"
+    r"(?!\s+(?:forced|pressed|I\s+(?:had|have|must|were)\s+to|I\s+must|you\s+(?:force|make)))"
+    r"[^.!?;]*$",
+    re.IGNORECASE,
+)
+
+
 def statement(body: str, markers: list[re.Match[str]], position: int) -> ParsedAnswer | None:
     """What the answer statement at `markers[position]` says, or None when it says nothing."""
     marker = markers[position]
@@ -114,10 +147,16 @@ def statement(body: str, markers: list[re.Match[str]], position: int) -> ParsedA
     if inside and not (REVISION_LABEL.match(marker.group(0)) or CONCLUSION.match(marker.group(0))):
         return None
     after = body[marker.end() :]
+    if FOREIGN_LABEL.match(marker.group(0)) and (
+        not FOREIGN_PURE.match(after) or FOREIGN_DOUBT.search(body)
+    ):
+        return unparsed("ambiguous", "an answer label in another language, not given plainly")
     head, _, below = after.partition("\n")
     before = body[line_start : marker.start()]
     if OPEN_LABEL.search(before) or re.search(r"\b(?:not|non|never)\W*$", before, re.I):
         return None  # "Possible diagnoses:", "Not selected:": options kept open or set aside
+    if CONDITIONED.search(before):
+        return unparsed("ambiguous", "the answer statement holds on a condition")
     if not re.search(r"\w", head) and mentions(tokenize(before)):
         return None  # "C (most likely)": the option comes before the marker; read the line
     below_lines = [LIST_NUMBER.sub("", line.strip()) for line in below.splitlines()]

@@ -110,7 +110,9 @@ DOUBTED = re.compile(
     + r"|"
     + OPTION
     + r"\s+(?:may|might|could)\s+(?:(?:be\s+)?better\s+(?:be\s+)?(?:seen|understood|regarded"
-    r"|explained)\s+as|not\s+be\s+(?:a\s+)?(?:separate|distinct|independent|disorder))"
+    r"|explained)\s+as|not\s+be\s+(?:a\s+)?(?:separate|distinct|independent|disorder"
+    # "B may not be warranted at all", "D might not be needed"
+    r"|warranted|justified|needed|necessary|required|appropriate|indicated|applicable))"
     # "if the checking is about contamination, only B applies"
     + r"|\bif\b[^.;\n]{0,120}?\bonly\s+"
     + OPTION
@@ -173,7 +175,10 @@ TORN = re.compile(
 # last option", "(F20.0) - no, the picture is mixed".
 CORRECTED = re.compile(
     r"[—–]\s*no,\s+(?:the|it|this|that|actually|on\s+reflection|I)\b"
-    r"|\bI\s+(?:meant|mislabel+ed|mistyped|misspoke)\b",
+    r"|\bI\s+(?:meant|mislabel+ed|mistyped|misspoke)\b"
+    # "..., I would actually code this as a severe episode, F32.2"
+    r"|\bI(?:'d|\s+would)\s+(?:actually|rather|instead)\s+(?:code|diagnose|classify|record"
+    r"|call|label)\s+(?:this|it|her|him|them)\s+as\b",
     re.IGNORECASE,
 )
 WAIT = re.compile(r"\bno,?\s+wait\b", re.IGNORECASE)
@@ -300,6 +305,10 @@ def doubtful(line: str) -> bool:
     )
 
 
+# A choice left between two options: "A and either B or D", "either B or D, I can't tell".
+EITHER = re.compile(r"\b(?i:either)\s+" + OPTION + r"\s*,?\s*(?i:or)\s+" + OPTION)
+
+
 def letters_in(text: str) -> set[str]:
     return {m.group(1) or m.group(2) for m in LETTER.finditer(text)}
 
@@ -314,6 +323,9 @@ def kept_open(text: str, answer: frozenset[str] | set[str]) -> str | None:
         return found
     if len(set(PROBABILITY.findall(text))) > 1:
         return "options given probabilities"
+    for either in EITHER.finditer(text):
+        if not DENIED.search(text[max(0, either.start() - 25) : either.start()]):
+            return "a choice left between two options"
     for sentence in SENTENCE.split(text):
         other = MAYBE_OTHER.search(sentence)
         if other and letters_in(other.group(0)) - set(answer) and not NOT_IT.search(sentence):

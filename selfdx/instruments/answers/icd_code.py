@@ -87,6 +87,7 @@ from selfdx.instruments.answers.code_set_aside import (
 )
 from selfdx.instruments.answers.doubt import TORN, corrected, without_struck
 from selfdx.judge.behaviour import first_code
+from selfdx.judge.reasoning_blocks import strip_reasoning
 
 VERSUS = re.compile(r"\b(?:vs\.?|versus)(?!\w)", re.IGNORECASE)
 STATEMENT = re.compile(
@@ -211,6 +212,7 @@ FINAL_ANSWER = re.compile(r"\bfinal\s+(?:answer|code|diagnosis)[\s*_]*[:：]([^\
 def reply_code(reply: str) -> str | None:
     """The diagnosis code of an unjudged reply (see the module); none where the disorder named
     beside it is another ("Generalized anxiety disorder (F41.0)": `code_names`)."""
+    reply = strip_reasoning(reply)[0]  # a `<think>` block before the DIAGNOSE line
     code = read_code(reply)
     return None if code and name_disagrees(without_struck(reply), code) else code
 

@@ -149,13 +149,30 @@ def sums_up_otherwise(line: str, answer: str) -> bool:
     return bool(named - given)
 
 
+# A heading of options set aside, and the items of its list.
+SET_ASIDE_HEADING = re.compile(
+    r"^[\s#*_>]*(?:ruled\s+out|excluded|not\s+selected|rejected|set\s+aside"
+    r"|(?:options|diagnoses|differentials?)\s+(?:ruled\s+out|excluded|rejected|not\s+chosen))"
+    r"[^:\n]{0,30}:[\s*_]*$",
+    re.IGNORECASE,
+)
+LIST_ITEM = re.compile(r"^\s*(?:[-*•+]|\d+[.)])\s+\S")
+
+
 def revision_after(reply: str, start: int, answer: str = "") -> str:
     """A line after the DIAGNOSIS line (a keyword line, such as CRITERIA MET, aside) that takes
     the answer back ("Actually, on reflection, it could be C", "Edit: A"), or the lines that add
     a diagnosis to it ("The patient also meets criteria for A."); "" when none."""
     _, _, below = reply[start:].partition("\n")
     added = []
+    set_aside = False
     for line in below.splitlines():
+        if SET_ASIDE_HEADING.match(line):
+            set_aside = True  # "Ruled out:" then "- B (...): ...": options set aside, listed
+            continue
+        set_aside = set_aside and bool(LIST_ITEM.match(line))
+        if set_aside:
+            continue
         if KEYWORD.match(line):
             # doubt said on the CRITERIA MET line: "cannot tell - this could equally be A"
             rest = KEYWORD.sub("", line, count=1)
@@ -230,6 +247,14 @@ PLACEHOLDER = re.compile(r"^\s*(?:<[^<>]*[a-z]{3}[^<>]*>|‹[^‹›]+›|\{[\w\
 EMPTY_FIELD = re.compile(r"^[\s*_]*(?:n/?a|none|no|nil|-+|–|—|not\s+applicable)?[\s*_.]*$", re.I)
 
 
+# The reply says it corrects its answer before a DIAGNOSIS line that follows another: "I'm
+# correcting my answer:", "Correction - I misread the dates", "Revised diagnosis:".
+CORRECTING = re.compile(
+    r"\bcorrect(?:ing|ed|ion)\b|\b(?:revis|amend)(?:e|ed|ing)\s+(?:my\s+)?(?:answer|diagnosis)\b",
+    re.IGNORECASE,
+)
+
+
 def parse_reply(reply: str) -> ParsedReply:
     """Read the first keyword line (QUESTION, DIAGNOSIS or DECLINE) of a reply.
 
@@ -248,6 +273,9 @@ def parse_reply(reply: str) -> ParsedReply:
         return ParsedReply("unparsed")
     first = found[0]
     kind = first.group(1).upper()
+    answers = [m for m in found if m.group(1).upper() == "DIAGNOSIS"]
+    if len(answers) > 1 and CORRECTING.search(reply, answers[-2].end(), answers[-1].start()):
+        return parse_reply(reply[answers[-1].start() :])  # the answer it corrected itself to
     text = field_text(reply, first.end())
     if kind == "DIAGNOSIS":
         others = [field_text(reply, m.end()) for m in found[1:] if m.group(1).upper() == kind]

@@ -13,8 +13,25 @@ from selfdx.instruments.answers.reply_text import NAME_END, NAME_START
 TOKEN = re.compile(
     NAME_START + r"[A-D]" + NAME_END + r"|[A-Za-z]+(?:'[A-Za-z]+)?|\d+(?:\.\d+)?|[^\sA-Za-z\d]"
 )
-# (with "and" in French, German and Spanish: "A et C", "A und C", "A y C")
-SEPARATORS = {",", "&", ";", "+", "and", "plus", "then", "et", "und", "y", "e"}
+# (with "and" in French, German, Spanish, Chinese and Korean: "A et C", "A und C", "A y C",
+# "A 和 B")
+SEPARATORS = {
+    ",",
+    "&",
+    ";",
+    "+",
+    "and",
+    "plus",
+    "then",
+    "et",
+    "und",
+    "y",
+    "e",
+    "和",
+    "与",
+    "及",
+    "및",
+}
 # "A/C" offers a choice between two options, as "A or C" does; so does "A|C" ("ou", "oder").
 HEDGE_SEPARATORS = {"or", "either", "vs", "versus", "/", ">", "|", "ou", "oder", "o"}
 TERMINATORS = {".", ":", "-", "–", "—", ")", "]", "!", "(", "["}

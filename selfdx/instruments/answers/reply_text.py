@@ -11,28 +11,15 @@ from selfdx.datasets.mentalbench.schema import LETTERS
 from selfdx.instruments.answers.disorder_terms import disorder_terms, named_codes
 from selfdx.instruments.answers.doubt import without_struck
 
-REASONING_TAGS = ("think", "thinking", "reasoning", "reflection", "scratchpad")
-CLOSED_BLOCK = re.compile(
-    r"<(" + "|".join(REASONING_TAGS) + r")\b[^>]*>.*?</\1\s*>", re.IGNORECASE | re.DOTALL
-)
-OPEN_TAG = re.compile(r"<(?:" + "|".join(REASONING_TAGS) + r")\b[^>]*>", re.IGNORECASE)
-CLOSE_TAG = re.compile(r"</(?:" + "|".join(REASONING_TAGS) + r")\s*>", re.IGNORECASE)
 LATEX_WRAPPERS = re.compile(r"\\(?:boxed|text|textbf|mathrm|mathbf)\s*\{([^{}]*)\}")
 LINE_DECORATION = re.compile(r"^[ \t]*(?:#{1,6}[ \t]+|>[ \t]*|[-*+•][ \t]+)+", re.MULTILINE)
 
 
-def strip_reasoning(text: str) -> tuple[str, bool]:
-    """Remove reasoning blocks; report whether one was opened and never closed."""
-    text = CLOSED_BLOCK.sub("\n", text)
-    closes = list(CLOSE_TAG.finditer(text))
-    if closes:  # a closing tag whose opening was never emitted (some chat templates)
-        text = text[closes[-1].end() :]
-    opening = OPEN_TAG.search(text)
-    if opening:
-        return text[: opening.start()], True
-    return text, False
-
-
+# Boxed options joined into one set: "\boxed{A} \text{ and } \boxed{D}", "\boxed{A}, \boxed{D}".
+BOXED_PAIR = re.compile(
+    r"\\boxed\s*\{\s*([A-H](?:\s*&\s*[A-H])*)\s*\}\s*(?:\\text\s*\{\s*(?:and|&)\s*\}|and|&|\\&|,|\+)\s*"
+    r"\\boxed\s*\{\s*([A-H])\s*\}"
+)
 BOXED = re.compile(r"(?<![:\w])[ \t]*\\boxed\s*\{([^{}]{1,40})\}")
 
 
@@ -55,6 +42,8 @@ def clean_markdown(text: str) -> str:
     text = without_struck(text)  # "~~A~~ B": what is struck through is taken back
     # a boxed answer is an answer statement of its own, so that one that differs from the
     # reply's other statement is seen ("The presentation supports C and B." then "\boxed{C}")
+    while BOXED_PAIR.search(text):
+        text = BOXED_PAIR.sub(r"\\boxed{\1 & \2}", text)
     text = BOXED.sub(boxed_statement, text).replace("\\&", "&")
     # NFKC makes full-width "，" and "：" plain; the ideographic comma and full stop stay
     text = unicodedata.normalize("NFKC", text).replace("、", ", ").replace("。", ". ")

@@ -62,7 +62,6 @@ from selfdx.instruments.answers.parsed import ParsedAnswer, unparsed
 from selfdx.instruments.answers.reply_text import (
     clean_markdown,
     mark_option_names,
-    strip_reasoning,
     unnamed_members,
 )
 from selfdx.instruments.answers.strict_marks import (
@@ -78,6 +77,7 @@ from selfdx.instruments.answers.strict_marks import (
     without_new_item,
 )
 from selfdx.instruments.answers.strict_readings import LIST_NUMBER, Reading, mentions, settle
+from selfdx.judge.reasoning_blocks import strip_reasoning
 
 HEADING = re.compile(
     r"^(?:(?:final|my|most\s+likely|working|primary|best|correct|applicable|selected|chosen)\s+)?"
@@ -166,7 +166,10 @@ def parse_strict(text: object, options: Sequence[str]) -> ParsedAnswer:
     settled = read_body(body)
     if settled.letters and differential - settled.letters:
         return unparsed("ambiguous", "another option labelled as a differential")
-    if settled.letters and len(set(WEIGHTED.findall(body))) > 1:
+    closing = CLOSING_SET.search(body.rstrip())
+    closes_on = set(re.findall(r"[A-H]", closing[1])) if closing else None
+    # "A (90%), B (85%), C (10%), D (5%) → A & B": the weights, then the set they decide
+    if settled.letters and len(set(WEIGHTED.findall(body))) > 1 and closes_on != settled.letters:
         return unparsed("ambiguous", "options given with probabilities")
     if settled.letters == frozenset():
         return closest_after_none(body, settled)
@@ -174,8 +177,7 @@ def parse_strict(text: object, options: Sequence[str]) -> ParsedAnswer:
         return unparsed("ambiguous", doubt)
     if settled.letters and summary_disagrees(body, settled.letters):
         return unparsed("ambiguous", "a summary names other options than the answer")
-    closing = CLOSING_SET.search(body.rstrip())
-    if settled.letters and closing and set(re.findall(r"[A-H]", closing[1])) != settled.letters:
+    if settled.letters and closing and closes_on != settled.letters:
         return unparsed("ambiguous", "the reply closes on another set than its reading")
     return settled
 
@@ -199,7 +201,12 @@ SOME_OF = re.compile(
     + r")+)"
 )
 # An option given a probability: "C (80%), A (20%)".
-WEIGHTED = re.compile(OPTION + r"\s*[(:=-]?\s*\d+(?:\.\d+)?\s*%")
+WEIGHTED = re.compile(
+    OPTION
+    # its name or a few words may come between: "- A. Obsessive-compulsive disorder: ~80%"
+    + r"(?:[.)]?[ \t]+[^\n%:=(]{1,60}?)?\s*[(:=-]?\s*"
+    r"(?:[~≈]|(?i:about|approx\.?|approximately|roughly))?\s*\d+(?:\.\d+)?\s*%"
+)
 # After "none", a sentence that still picks the nearest option: "C is the closest match",
 # "If forced, C", "closest is C".
 CLOSEST = re.compile(
@@ -230,6 +237,20 @@ RANKED = re.compile(
     r"|possib(?:le|ility|ilities)|consider(?:ed|ing|ations?)?|candidates?)\b",
     re.IGNORECASE,
 )
+
+
+# A line that opens with an option's label: "C. <name> - ...", "2) B: ...".
+OPTION_ITEM = re.compile(r"^[ \t]*(?:\d+[.)][ \t]*)?([A-H])[.):][ \t]")
+
+
+def walked_through(lines: list[str]) -> bool:
+    """Whether the last line is one more step of a walk through the options, each on its line
+    ("A. <name> - ...", "B. <name> - ...", "C. <name> - her mood is described as"): a step,
+    never a closing label."""
+    last = OPTION_ITEM.match(lines[-1])
+    return bool(last) and any(
+        (item := OPTION_ITEM.match(line)) and item.group(1) != last.group(1) for line in lines[:-1]
+    )
 
 
 def trailing_list(body: str) -> Reading | None:
@@ -314,7 +335,7 @@ def read_body(body: str) -> ParsedAnswer:
     listed = trailing_list(body) if len(lines) > used else None
     if listed is not None:
         readings.append(listed)
-    elif len(lines) > used:
+    elif len(lines) > used and not walked_through(lines):
         readings.append(read_segment(lines[-1], need_label=True))
     if readings[-1].kind == "nothing" and first.reason != "the options repeated":
         # "Final: A, D" before "Based on this, A." before "Not A. Not C. B."
