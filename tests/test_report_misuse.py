@@ -117,8 +117,8 @@ def test_only_true_repeats_are_pooled(mixed):
     mb = rows_of(pd.read_csv(out / "mentalbench_metrics.csv"), "accuracy")
     assert mb[mb.variant == "all types"].empty  # the parsers differ: named, two rows
     assert sorted(mb[~mb.variant.str.contains("·")].variant) == [
-        "all types (parser=reference)",
-        "all types (parser=strict)",
+        "all types (only types 1,2,3 ran) (parser=reference)",
+        "all types (only types 1,2,3 ran) (parser=strict)",
     ]
     assert (mb.runs == 1).all()
 

@@ -71,6 +71,15 @@ CASES = [
 ]
 
 
+# what each benchmark run of one sample (`limit=1`) never reached, as its row says (by index)
+LIMITED = {
+    2: " (only type 1 ran)",
+    3: " (only type 2 ran)",
+    4: " (only type 1 ran)",
+    5: " (only type 1 and style vague ran)",
+}
+
+
 @pytest.fixture(scope="module")
 def logs(tmp_path_factory):
     folder = tmp_path_factory.mktemp("facts")
@@ -103,7 +112,7 @@ def test_the_task_records_its_facts_and_the_report_reads_them(logs, index):
     run = run_from_header(logs[index], header)
     # the report adds the patient model the interview was run with
     patient = ", patient selfdx/kg-patient" if task == "interview" else ""
-    assert run.benchmark == task and run.variant == variant + patient
+    assert run.benchmark == task and run.variant == variant + patient + LIMITED.get(index, "")
     assert run.changed_args == frozenset(changed)
     if task in ("safe_psych", "mentalbench"):  # a grader bound but never asked is no judge
         assert (run.judge == "selfdx/rules-judge") == asks
@@ -126,7 +135,9 @@ def test_a_log_from_before_the_facts_reads_the_same(logs, index, tmp_path):
     assert before.judge == now.judge
     if CASES[index][1] == {"max_questions": 12}:
         # the one difference: a default passed by name counts as changed in an old log
-        assert before.variant == "interview, types 1,2, 12 questions, patient selfdx/kg-patient"
+        assert before.variant == (
+            "interview, types 1,2, 12 questions, patient selfdx/kg-patient (only type 1 ran)"
+        )
     else:
         assert before.variant == now.variant
 

@@ -168,7 +168,9 @@ def run_from_header(path: str, log: EvalLog) -> Run | None:
         variant += f", patient {roles['patient']}"
     if benchmark == "mentalbench" and "generators" in facts["changed_args"]:
         variant += f", {generators_text(log.eval.task_args.get('generators'))}"
-    left = uncovered(log.eval.metadata or {}, log.eval.dataset.sample_ids)
+    left = ""  # a check's label is its settings; a benchmark's population is projected
+    if benchmark in BENCHMARKS:
+        left = uncovered(log.eval.metadata or {}, log.eval.dataset.sample_ids)
     if left:  # a --limit that never reached some of the types or styles the label names
         variant += f" ({left})"
     seed = log.eval.model_generate_config.seed if log.eval.model_generate_config else None
