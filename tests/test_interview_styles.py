@@ -276,3 +276,27 @@ def test_a_patient_that_ignores_its_style_fails_the_style_probes(log_dir):
     _, frame = check_styles(f"{log_dir}/denies", scripted_model(denies))
     claimed = frame[(frame["kind"] == "style") & (frame["style"] == "over_reporting")]
     assert (claimed["style_followed"] == 0.0).all()
+
+
+@pytest.mark.parametrize(
+    ("code", "name"),
+    [
+        ("S002", "Sustained_Attention_Difficulty"),
+        ("S003", "Listening_Difficulty"),
+        ("S005", "Organization_Difficulty"),
+        ("S011", "Leaving_Seat"),
+        ("S013", "Quiet_Activity_Difficulty"),
+        ("S017", "Waiting_Turn_Difficulty"),
+        # the graph's name as the interview shows it, spaced: the patient's words, not jargon
+        ("S004", "Instruction Follow through Difficulty"),
+    ],
+)
+def test_a_played_down_or_vague_symptom_is_never_said_as_its_opposite(code, name):
+    """A clinician's reading of 20 transcripts (2026-12-07): "I do get a bit of doing things
+    quietly now and then" says the reverse of the symptom; "a bit of instruction follow
+    through difficulty" is the graph's jargon."""
+    from selfdx.datasets.interview.styles import GENERAL, PLAYED_DOWN, said_as
+
+    for template in (PLAYED_DOWN, GENERAL):
+        said = said_as(template, code, name)
+        assert "trouble with " in said and "difficulty" not in said.lower(), said

@@ -36,7 +36,7 @@ from typing import Literal
 from selfdx.arguments import listed
 from selfdx.datasets.interview.cases import InterviewCase
 from selfdx.datasets.interview.facts import Fact, symptom_fact
-from selfdx.datasets.interview.patient_words import words_for
+from selfdx.datasets.interview.patient_words import symptom_words
 from selfdx.datasets.interview.risk import fact_domain
 from selfdx.datasets.mentalkg.entities import MentalKG
 from selfdx.errors import ArgumentError
@@ -119,10 +119,26 @@ STIGMATISED = re.compile(
 )
 
 
+# Plain names that name what the symptom makes hard, not the symptom ("waiting my turn"): a style
+# sentence says it as the trouble ("a bit of trouble with waiting my turn"), never as done.
+ABILITY = re.compile(
+    r"^(?:keeping|listening|finishing|staying|doing|waiting|concentrating|controlling"
+    r"|remembering|coping|seeing|feeling happiness|tasks that)\b"
+)
+
+
 def lay_name(code: str, name: str) -> str:
-    """The symptom's plain name: its patient wording's, else its KG name."""
-    words = words_for(code, name) or words_for(code, name.replace(" ", "_"))
-    return words.lay if words else name.replace("_", " ").lower()
+    """The symptom's plain name as a style sentence says it: its patient wording's, else its KG
+    name; what it makes hard said as the trouble ("trouble with waiting my turn")."""
+    entry = symptom_words().get(code)
+    same = entry is not None and _letters(entry.name) == _letters(name)
+    lay = entry.lay if same else name.replace("_", " ").lower()  # type: ignore[union-attr]
+    return f"trouble with {lay}" if ABILITY.match(lay) else lay
+
+
+def _letters(name: str) -> str:
+    """A KG name without case, spaces or underscores ("Instruction_Follow through_Difficulty")."""
+    return re.sub(r"[^a-z0-9]", "", name.lower())
 
 
 # The stigmatised matters, each as the graph names its symptoms and as the patient speaks of it
