@@ -170,3 +170,24 @@ def test_a_matter_told_on_a_normalised_ask_is_out():
     ])  # fmt: skip
     found = inconsistencies(case, leaky, kg)
     assert found and all(line.startswith("turn 2:") for line in found), found
+
+
+def test_a_childhood_onset_disorder_says_its_duration_as_a_least():
+    """A clinician's reading of 20 ADHD transcripts (2026-12-07): "I've been like this for
+    about 1 year and 5 months now" beside "it goes back to my childhood ... before I was
+    twelve" is an inconsistent history. Where the criteria ask for an onset in childhood the
+    duration is said as "at least the last ...", and the offline interviewer still reads it."""
+    from selfdx.datasets.interview.cases import group_facts
+    from selfdx.providers.interview_policies import ILLNESS_DURATION
+
+    onset = {
+        "duration": "1 year 5 months",
+        "additional_requirements": ["Several symptoms were present prior to age 12."],
+    }
+    (said,) = [f.statement for f in group_facts({}, onset) if f.id == "DURATION"]
+    assert said == "It has been this way for at least the last 1 year and 5 months."
+    assert ILLNESS_DURATION.search(said).group(1) == "1 year and 5 months"
+    (plain,) = [
+        f.statement for f in group_facts({}, {"duration": "6 months"}) if f.id == "DURATION"
+    ]
+    assert plain == "I've been like this for about 6 months now."

@@ -69,7 +69,11 @@ IMPAIRED = re.compile(r"^\W*It gets in the way of my work")
 NOT_IMPAIRED = re.compile(r"^\W*Honestly it has not stopped me")
 TRAUMATIC = re.compile(r"^\W*Before all this started")
 LIFE_CHANGE = re.compile(r"^\W*It started after")
-ILLNESS_DURATION = re.compile(r"I've been like this for about (" + DURATION.pattern + ") now")
+ILLNESS_DURATION = re.compile(
+    r"(?:I've been like this for about|It has been this way for at least the last) ("
+    + DURATION.pattern
+    + ")"
+)
 REQUIREMENT_QUESTION = re.compile(r"Is this true for you: (.+?)\?\s*$", re.I)
 SENTENCE = re.compile(r"(?<=[.!?])\s+|\s*\n\s*")
 MATCH = 0.8

@@ -251,6 +251,10 @@ def finish(
     )
 
 
+# A requirement of an onset in childhood ("several symptoms were present prior to age 12").
+CHILDHOOD_ONSET = re.compile(r"\b(?:prior\s+to|before)\s+(?:the\s+)?age\s+\d+|childhood", re.I)
+
+
 def group_facts(groups: dict[str, Any], criteria: dict[str, Any] | None) -> list[Fact]:
     """Duration and impairment facts of the sampled groups and of the disorder."""
     facts = []
@@ -263,7 +267,9 @@ def group_facts(groups: dict[str, Any], criteria: dict[str, Any] | None) -> list
             facts.append(impairment_fact(flag, domains, name))
     if criteria:
         if criteria.get("duration"):
-            facts.append(duration_fact(criteria["duration"]))
+            required = criteria.get("additional_requirements") or []
+            onset = any(CHILDHOOD_ONSET.search(str(text)) for text in required)
+            facts.append(duration_fact(criteria["duration"], since_childhood=onset))
         if criteria.get("functional_impairment_required") is not None:
             facts.append(impairment_fact(bool(criteria["functional_impairment_required"]), domains))
         for kind in ("traumatic", "psychosocial"):

@@ -160,12 +160,20 @@ def absent_fact(kg: MentalKG, code: str) -> Fact:
     )
 
 
-def duration_fact(duration: str, group: str | None = None) -> Fact:
+def duration_fact(duration: str, group: str | None = None, since_childhood: bool = False) -> Fact:
+    """How long the illness (or a group's symptoms) has lasted. Of a disorder whose criteria ask
+    for an onset in childhood (ADHD), the duration is said as a least, "for at least the last 1
+    year and 5 months", which an onset before twelve does not contradict."""
     if group is None:
+        said = spoken_duration(duration)
         return Fact(
             id="DURATION",
             kind="duration",
-            statement=f"I've been like this for about {spoken_duration(duration)} now.",
+            statement=(
+                f"It has been this way for at least the last {said}."
+                if since_childhood
+                else f"I've been like this for about {said} now."
+            ),
             topic="how long it has lasted, since when, duration of the illness",
             value=duration,
         )
