@@ -194,3 +194,21 @@ def test_most_days_asks_how_often_not_what_share_of_the_illness() -> None:
     assert asked_about("Were you down for most of the time you were ill?", [MAJORITY, LOW]) == [
         "REQ-2"
     ]
+
+
+LASTED = Topic(
+    "DURATION", "duration", "how long it has lasted, since when, duration of the illness"
+)
+
+
+def test_a_question_about_the_impact_after_one_about_the_duration_asks_no_duration() -> None:
+    """A clinician's reading of 20 transcripts (2026-12-07): on a profile with no impairment
+    fact, "How has this affected your work ...?" after "How long has all of this been going
+    on?" was read as its follow-up and answered with the duration."""
+    before = ["How long has all of this been going on?"]
+    assert asked_about(before[0], [LASTED]) == ["DURATION"]
+    question = "How has that affected your work, home life or relationships?"
+    assert asked_about(question, [LASTED], None, before) == []
+    assert asked_about(question, [LASTED, HOLDS_BACK], None, before) == ["IMPAIRMENT"]
+    # a follow-up that asks for no kind of its own still points back to the duration
+    assert asked_about("And before that?", [LASTED], None, before) == ["DURATION"]

@@ -45,7 +45,7 @@ from selfdx.solvers.interview.solver import DEFAULT_PATIENT
 # question reader's fourth round (a follow-up points to what the patient told, more phrases);
 # 8: idioms of guns and order ("jump the gun", "put things in order") screen no risk, and the
 # reply reader reads incapacity ("I can't switch off"), kept-back detail and more refusals
-TASK_VERSION = "8-A"
+TASK_VERSION = "9-A"
 WORDINGS = ("scripted", "written")
 
 

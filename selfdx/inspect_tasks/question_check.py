@@ -33,7 +33,7 @@ from selfdx.scorers.question_check.scorer import ReaderKind, question_check_scor
 # ("that sounds exhausting") asks nothing; the fresh part; 5: the model reader's prompt fences
 # written without a space ("TURN>>>"), so a quoted marker cannot close them; "jump the gun";
 # the reader's fifth version (how long "the last one" lasted, of the episode pointed to)
-TASK_VERSION = "5-A"
+TASK_VERSION = "6-A"
 
 
 def question_check(

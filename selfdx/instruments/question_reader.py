@@ -197,9 +197,12 @@ def followed_up(
     symptoms = [t for t in by_subject.get("symptom", []) if t.id in earlier]
     symptoms = told_in(reply, by_subject.get("symptom", [])) or symptoms
     if not symptoms:  # the event, the impairment or the duration the turn before asked about
+        # of the kind this question asks for, where it asks for one: "How has this affected your
+        # work?" after "How long has all of this been going on?" asks no duration
+        kinds = [k for k in ("duration", "impairment") if TRIGGERS[k].search(question)]
         return {
             t.id
-            for kind in ("stressor", "impairment", "duration")
+            for kind in kinds or ("stressor", "impairment", "duration")
             for t in by_subject.get(kind, [])
             if t.id in earlier
         }
