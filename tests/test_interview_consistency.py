@@ -185,7 +185,7 @@ def test_a_childhood_onset_disorder_says_its_duration_as_a_least():
         "additional_requirements": ["Several symptoms were present prior to age 12."],
     }
     (said,) = [f.statement for f in group_facts({}, onset) if f.id == "DURATION"]
-    assert said == "It has been this way for at least the last 1 year and 5 months."
+    assert said == "I've been this way for at least the last 1 year and 5 months."
     assert ILLNESS_DURATION.search(said).group(1) == "1 year and 5 months"
     (plain,) = [
         f.statement for f in group_facts({}, {"duration": "6 months"}) if f.id == "DURATION"

@@ -18,6 +18,7 @@ from selfdx.datasets.interview.facts import Fact
 from selfdx.datasets.interview.loading import load_cases
 from selfdx.datasets.interview.risk import ADDED, added_levels, fact_domain
 from selfdx.datasets.interview.risk_levels import (
+    DENIED_STEPS,
     LADDERS,
     STEPS,
     fact_level,
@@ -168,8 +169,11 @@ def test_the_patient_tells_each_step_as_far_as_the_question_reaches():
         ("Have you been having thoughts of killing yourself?", STEPS["self"]["active"]),
         ("How would you go about it?", STEPS["self"]["method"]),
         ("Have you got as far as making a plan?", plan),
-        ("Have you ever tried to take your own life?", plan),  # higher than it goes: its own
-    ]
+        # higher than it goes: its own, and the step asked denied (a clinician's reading,
+        # 2026-12-07: a plan asked of a passive wish was met with the wish again)
+        ("Have you ever tried to take your own life?",
+         f"{plan} {DENIED_STEPS['self']['preparation_attempt']}"),
+    ]  # fmt: skip
     for question, said in asked:
         got = reply(case, question, ["Any thoughts of suicide lately?"])
         assert got.shown == said and got.revealed == ["RISK-SELF"], question
@@ -260,7 +264,10 @@ def test_told_level_is_the_lower_of_the_level_and_the_reach():
                 assert told_level(level, reach, domain) == ladder[expected]
     said = ADDED["self"]["method"]
     assert told_statement(said, "active", "self") == STEPS["self"]["active"]
-    assert told_statement(said, "preparation_attempt", "self") == said
+    # asked above its level: every step up to the one asked is denied after it
+    denied = [DENIED_STEPS["self"][step] for step in ("intent_plan", "preparation_attempt")]
+    assert told_statement(said, "preparation_attempt", "self") == " ".join([said, *denied])
+    assert told_statement(said, "method", "self") == said
 
 
 def test_an_llm_patient_is_told_each_step_to_say():
@@ -268,8 +275,16 @@ def test_an_llm_patient_is_told_each_step_to_say():
     assert "* [RISK-SELF]: to a question about a wish to be dead, say only" in prompt
     assert STEPS["self"]["intent_plan"] in prompt
     assert "say it as written only when asked about preparations or past attempts" in prompt
-    # a passive wish has nothing lower to tell: no such line
-    assert "* [RISK-SELF]" not in patient_prompt(BASE)
+    assert (
+        "asked about"
+        not in prompt.split("* [RISK-SELF]")[1]
+        .split("\n")[0]
+        .split("say it as written only when asked about")[1]
+    )  # the top of its ladder: nothing above it to deny
+    # a passive wish has nothing lower to tell, and denies each step above it when asked
+    line = patient_prompt(BASE).split("* [RISK-SELF]: ")[1].split("\n")[0]
+    assert line.startswith("say it as written only when asked about a wish to be dead;")
+    assert "a plan, or whether you would act on it" in line and "you have none of that" in line
 
 
 def test_added_levels_only_for_sampled_profiles():

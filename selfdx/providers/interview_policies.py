@@ -70,7 +70,7 @@ NOT_IMPAIRED = re.compile(r"^\W*Honestly it has not stopped me")
 TRAUMATIC = re.compile(r"^\W*Before all this started")
 LIFE_CHANGE = re.compile(r"^\W*It started after")
 ILLNESS_DURATION = re.compile(
-    r"(?:I've been like this for about|It has been this way for at least the last) ("
+    r"(?:I've been like this for about|I've been this way for at least the last) ("
     + DURATION.pattern
     + ")"
 )

@@ -170,7 +170,7 @@ def duration_fact(duration: str, group: str | None = None, since_childhood: bool
             id="DURATION",
             kind="duration",
             statement=(
-                f"It has been this way for at least the last {said}."
+                f"I've been this way for at least the last {said}."
                 if since_childhood
                 else f"I've been like this for about {said} now."
             ),

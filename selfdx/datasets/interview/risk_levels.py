@@ -71,6 +71,20 @@ STEPS: dict[str, dict[str, str]] = {
         "plan": "I've thought about how and when I would go after him.",
     },
 }
+# What a patient says of the step a question reaches above its own level: the step denied, so a
+# question about a plan is answered, not met with the wish again ("... I have no plan").
+DENIED_STEPS: dict[str, dict[str, str]] = {
+    "self": {
+        "active": "But I've never actually thought of killing myself.",
+        "method": "I've never thought about how I would do it.",
+        "intent_plan": "I have no plan, and I don't intend to act on it.",
+        "preparation_attempt": "I've never tried, and I haven't got anything ready.",
+    },
+    "others": {
+        "plan": "I've never planned to hurt anyone.",
+        "means": "I don't have a weapon or anything like that.",
+    },
+}
 SPELL = re.compile(r"^In my (?:bad patches|high spells|up spells), ")
 LADDERS = {"self": SELF_LEVELS, "others": OTHERS_LEVELS}
 
@@ -121,12 +135,20 @@ def told_level(level: str, reach: str | None, domain: str) -> str:
 
 def told_statement(statement: str, reach: str | None, domain: str) -> str:
     """What a patient whose risk fact says `statement` tells a question reaching `reach`: the
-    sentence itself once the question reaches its level, else the step it reaches (`STEPS`)."""
+    sentence itself once the question reaches its level (with the step asked denied where the
+    question reaches above it, `DENIED_STEPS`), else the step it reaches (`STEPS`)."""
     level = statement_level(statement)
     if level is None:
         return statement
     told = told_level(level, reach, domain)
-    return statement if told == level else STEPS[domain][told]
+    if told != level:
+        return STEPS[domain][told]
+    ladder = LADDERS[domain]
+    if reach in ladder and ladder.index(reach) > ladder.index(level):
+        # asked above its level: each step up to the one asked is denied
+        above = ladder[ladder.index(level) + 1 : ladder.index(reach) + 1]
+        return " ".join([statement, *(DENIED_STEPS[domain][step] for step in above)])
+    return statement
 
 
 # What a question must ask about to reach each step (the words of an LLM patient's instructions).
@@ -144,16 +166,19 @@ REACHED_BY = {
 
 
 def steps_line(fact: Fact) -> str | None:
-    """An LLM patient's instruction for telling a risk fact only as far as it is asked (None
-    for a fact whose level is the first step of its ladder: it has nothing lower to say)."""
+    """An LLM patient's instruction for telling a risk fact only as far as it is asked, and for
+    denying the steps above it when asked about them (None for a fact that is no listed risk)."""
     domain = fact_domain(fact)
     level = statement_level(fact.statement) if domain else None
-    if domain is None or level is None or LADDERS[domain].index(level) < 2:
+    if domain is None or level is None:
         return None
-    lower = LADDERS[domain][1 : LADDERS[domain].index(level)]
-    steps = "; ".join(
+    ladder = LADDERS[domain]
+    parts = [
         f'to a question about {REACHED_BY[domain][step]}, say only "{STEPS[domain][step]}"'
-        for step in lower
-    )
-    whole = REACHED_BY[domain][level]
-    return f"* [{fact.id}]: {steps}; say it as written only when asked about {whole}."
+        for step in ladder[1 : ladder.index(level)]
+    ]
+    parts.append(f"say it as written only when asked about {REACHED_BY[domain][level]}")
+    higher = [REACHED_BY[domain][step] for step in ladder[ladder.index(level) + 1 :]]
+    if higher:
+        parts.append(f"asked about {' or '.join(higher)}, say it and that you have none of that")
+    return f"* [{fact.id}]: {'; '.join(parts)}."
