@@ -150,3 +150,20 @@ def test_a_reasoning_block_before_the_action_line_is_not_the_reply():
         "function, I would actually code this as a severe episode, F32.2."
     )
     assert reply_code(revised) is None
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "DIAGNOSE: Dissociative convulsions? (F44.5)",
+        "DIAGNOSE: Dissociative convulsions (F44.5) — pending neurology review and video-EEG",
+        "DIAGNOSE: Dissociative convulsions (F44.5)\nThe events may equally be epileptic.",
+    ],
+)
+def test_a_diagnose_line_left_open_commits_to_no_code(reply):
+    """The thirty-first round: a question mark, a pending review or "may equally be" leaves
+    the DIAGNOSE line's code open."""
+    from selfdx.instruments.answers.icd_code import reply_code
+
+    assert reply_code(reply) is None
+    assert reply_code("DIAGNOSE: Dissociative convulsions (F44.5)") == "F44.5"

@@ -845,3 +845,26 @@ THIRTIETH_ROUND = [
 @pytest.mark.parametrize(("output", "options", "expected"), THIRTIETH_ROUND)
 def test_the_thirtieth_rounds_conditions_open_choices_weights_and_labels(output, options, expected):
     assert letters(parse_strict(output, options)) == expected
+
+
+# The thirty-first round (tests/probes): replies of deployed models behind wrappers and templates
+THIRTY_FIRST_ROUND = [
+    # options marked before their letter, or one after another on a line
+    ("✔ A. Binge-Eating Disorder\n✘ B. Major Depressive Disorder\n✔ C. Bulimia Nervosa\n"
+     "✘ D. Persistent Depressive Disorder", BINGE, "AC"),
+    ("A ✓ B ✗ C ✓ D ✗", BINGE, "AC"),
+    # a label that sets options aside is no answer statement
+    ("Applicable options: A, B\nNon-applicable: C, D", BINGE, "AB"),
+    ("Non-applicable: C, D", BINGE, None),
+    # one line closed by a tick
+    ("A & C ✓", BINGE, "AC"),
+    ("**B. Major Depressive Disorder** ✅", BINGE, "B"),
+    ("A or B ✓", BINGE, None),
+    # "could equally be" keeps another open
+    ("B. It could equally be D, though.", BINGE, None),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("output", "options", "expected"), THIRTY_FIRST_ROUND)
+def test_the_thirty_first_rounds_marks_set_aside_labels_and_ticks(output, options, expected):
+    assert letters(parse_strict(output, options)) == expected

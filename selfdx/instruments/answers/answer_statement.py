@@ -51,7 +51,10 @@ MARKER = re.compile(
     r"|"
     + REVISION_LABEL.pattern
     + r"|\b(?:co-?occurring|comorbid)\s+(?:disorders?|conditions?|diagnos[ie]s)\s+(?:are|is)\b"
-    r"|\b(?:that|which|this)\s+leaves\b|\b(?:choice|pick|applicable|applies)[ \t]*:"
+    r"|\b(?:that|which|this)\s+leaves\b"
+    # "Applicable options: A, B" (never "Non-applicable: C, D" or "Not applicable:")
+    r"|(?<![\w-])(?<!not\s)(?<!non\s)(?:choice|pick|applicable|applies)"
+    r"(?:\s+(?:options?|diagnos[ie]s|conditions?))?[ \t]*:"
     r"|\bbest\s+(?:fit|match)\s+(?:is|would\s+be)\b"
     # "Not C - it's B.", "It's B, not C."
     r"|(?:^|(?<=[.;:!—–-]\s))it(?:'s|\s+is)\b(?=[ \t]+\(?[A-H]\)?(?:[.!,]|[ \t]*$|[ \t]+not\b))"

@@ -152,6 +152,8 @@ TORN = re.compile(
     # idioms and understatement: "six of one and half a dozen of the other", "leaning",
     # "can't be sure without collateral", "B would not be unreasonable"
     r"|six\s+of\s+one|\bleaning\b|(?:can'?t|cannot)\s+be\s+(?:sure|certain)\s+without"
+    # "The events may equally be epileptic", "it could just as well be C"
+    r"|(?:may|might|could)\s+(?:equally(?:\s+well)?|just\s+as\s+well)\s+be\b"
     # "Either could be right", "either one might be the answer"
     r"|either\s+(?:one\s+|of\s+(?:them|these|those|the\s+two)\s+)?(?:could|might|may)\s+"
     r"(?:well\s+)?be\s+(?:right|correct|the\s+(?:answer|diagnosis))"

@@ -90,6 +90,9 @@ from selfdx.judge.behaviour import first_code
 from selfdx.judge.reasoning_blocks import strip_reasoning
 
 VERSUS = re.compile(r"\b(?:vs\.?|versus)(?!\w)", re.IGNORECASE)
+# A DIAGNOSE line that leaves its diagnosis open: "Dissociative convulsions? (F44.5)", "(F44.5) -
+# pending neurology review".
+OPEN_ON_ITS_LINE = re.compile(r"\?|\bpending\b|\bawaiting\b", re.IGNORECASE)
 STATEMENT = re.compile(
     r"(?P<aside>differential|possible|alternative|considered|other|no|secondary|comorbid\w*"
     # a diagnosis the patient already had: "an established diagnosis of vascular dementia (F01.9)"
@@ -226,7 +229,9 @@ def read_code(reply: str) -> str | None:
         return None
     if len(WEIGHTED_CODE.findall(reply)) > 1 or NO_DIAGNOSIS.search(reply):
         return None
-    if (line := DIAGNOSE_LINE.match(reply)) and VERSUS.search(line.group(1)):
+    if (line := DIAGNOSE_LINE.match(reply)) and (
+        VERSUS.search(line.group(1)) or OPEN_ON_ITS_LINE.search(line.group(1))
+    ):
         return None  # "DIAGNOSE: Delirium (F05.1) vs. a late-onset psychotic disorder"
     chosen = table_choice(reply)
     if chosen is None:

@@ -20,6 +20,10 @@ JSON_ANSWER = re.compile(
 ANSWER_TAG = re.compile(r"<answer>\s*(.*?)\s*</answer>", re.IGNORECASE | re.DOTALL)
 # a letter marked on its own line: "A ✔", "B ✘"
 MARKED_LINE = re.compile(r"^\s*([A-D])[.):]?\s*([✓✔✅✗✘❌])\s*$", re.MULTILINE)
+# a letter marked before it, on its line: "✔ A. <name>", "✘ B. <name>"
+MARK_FIRST = re.compile(r"^\s*([✓✔✅☑✗✘❌☒])\s*(?:option\s+)?([A-D])\b", re.MULTILINE | re.I)
+# letters marked one after another on a line: "A ✓ B ✗ C ✓ D ✗"
+MARKED_PAIR = re.compile(r"\b([A-D])[.):]?[ \t]*([✓✔✅☑✗✘❌☒])")
 # a checklist: "- [x] A", "[ ] B"
 CHECKBOX = re.compile(r"^\s*(?:[-*+•]\s*)?\[([ xX✓✔])\]\s*(.+?)\s*$", re.MULTILINE)
 # a table of the options, each marked as applying or not: "| A | GAD | Yes |", "| C | ✓ | why |"
@@ -97,8 +101,27 @@ def json_chosen(body: str) -> set[str]:
     return chosen
 
 
+def ticked_pairs(line: str) -> str:
+    """A line of letters each marked ("DIAGNOSIS: A ✓ B ✗ C ✓ D ✗") with the marked run written
+    as the letters ticked ("DIAGNOSIS: A and C"); any other line as it is."""
+    pairs = list(MARKED_PAIR.finditer(line))
+    if len(pairs) < 2 or not any(TICK.match(p.group(2)) for p in pairs):
+        return line
+    gaps = [line[a.end() : b.start()] for a, b in zip(pairs, pairs[1:], strict=False)]
+    if any(re.search(r"\w", gap) for gap in gaps):
+        return line  # words between the marks: not one run of marked letters
+    chosen = " and ".join(p.group(1).upper() for p in pairs if TICK.match(p.group(2)))
+    return line[: pairs[0].start()] + chosen + line[pairs[-1].end() :]
+
+
+# A reply of one line closed by a tick: "A & C ✓", "**B. Major Depressive Disorder** ✅".
+ONE_TICKED_LINE = re.compile(r"\A\s*([^\n]*?\S)[ \t*_]*[✓✔✅☑][ \t*_]*\Z")
+
+
 def with_layout_answers(body: str) -> str:
     """`body` with one `Answer: ...` line added for each answer layout found in it."""
+    if one := ONE_TICKED_LINE.match(body):
+        body = f"Answer: {one.group(1)}"
     ticked_rows = ticked_table_rows(body)
     if ticked_rows:
         body = f"{body}\nAnswer: {' and '.join(ticked_rows)}"
@@ -109,6 +132,11 @@ def with_layout_answers(body: str) -> str:
     if len(marked) >= 2 and any(TICK.match(mark) for _, mark in marked):
         chosen = [letter.upper() for letter, mark in marked if TICK.match(mark)]
         body = f"{body}\nAnswer: {' and '.join(chosen)}"
+    first = [(letter, mark) for mark, letter in MARK_FIRST.findall(body)]
+    if len(first) >= 2 and any(TICK.match(mark) for _, mark in first):
+        chosen = [letter.upper() for letter, mark in first if TICK.match(mark)]
+        body = f"{body}\nAnswer: {' and '.join(chosen)}"
+    body = "\n".join(map(ticked_pairs, body.split("\n")))
     boxes = CHECKBOX.findall(body)
     if len(boxes) >= 2:
         ticked = [item for mark, item in boxes if mark.strip()]

@@ -17,7 +17,8 @@ from selfdx.instruments.answers.strict_readings import LIST_NUMBER, mentions
 # what it names is no answer, so the label and its options go.
 SET_ASIDE = (
     r"(?:least\s+(?:likely|probable|consistent|appropriate|fitting)|worst(?:\s+fit(?:ting)?)?"
-    r"|poorest\s+fit|wrong|incorrect|unlikely|inconsistent|not\s+(?:consistent|supported|applicable"
+    r"|poorest\s+fit|wrong|incorrect|unlikely|inconsistent|non-?\s?applicable|inapplicable"
+    r"|not\s+(?:consistent|supported|applicable"
     r"|fitting|selected|chosen|met)|(?:considered\s+(?:and|but|&)\s+)?(?:ruled\s+out"
     r"|excluded|rejected|eliminated|dismissed|discarded)|distractors?|decoys?|red\s+herrings?)"
 )
