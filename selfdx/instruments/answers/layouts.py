@@ -21,7 +21,8 @@ ANSWER_TAG = re.compile(r"<answer>\s*(.*?)\s*</answer>", re.IGNORECASE | re.DOTA
 # a letter marked on its own line: "A ✔", "B ✘"
 MARKED_LINE = re.compile(r"^\s*([A-D])[.):]?\s*([✓✔✅✗✘❌])\s*$", re.MULTILINE)
 # a letter marked before it, on its line: "✔ A. <name>", "✘ B. <name>"
-MARK_FIRST = re.compile(r"^\s*([✓✔✅☑✗✘❌☒])\s*(?:option\s+)?([A-D])\b", re.MULTILINE | re.I)
+# (the letter in capitals: "✔ a good sign" marks no option)
+MARK_FIRST = re.compile(r"^\s*([✓✔✅☑✗✘❌☒])\s*(?i:option\s+)?([A-D])\b", re.MULTILINE)
 # letters marked one after another on a line: "A ✓ B ✗ C ✓ D ✗"
 MARKED_PAIR = re.compile(r"\b([A-D])[.):]?[ \t]*([✓✔✅☑✗✘❌☒])")
 # a checklist: "- [x] A", "[ ] B"
