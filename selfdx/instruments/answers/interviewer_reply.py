@@ -16,7 +16,10 @@ from typing import Literal
 
 from selfdx.datasets.mentalkg.diagnosis_names import find_diagnosis_names
 from selfdx.instruments.answers.after_answer import ADDS, NOT_ADDED, RULED_OUT, SUMMARY, THAN
+from selfdx.instruments.answers.disorder_terms import named_codes
 from selfdx.instruments.answers.doubt import doubtful, without_struck
+from selfdx.instruments.answers.letter_tokens import tokenize
+from selfdx.instruments.answers.strict_readings import mentions
 
 KEYWORD = re.compile(
     r"^\s*[*_#]*\s*(QUESTION|DIAGNOSIS|DECLINE|CRITERIA\s+MET)\s*[*_]*\s*(?::|[-–—](?=\s))"
@@ -157,6 +160,23 @@ SET_ASIDE_HEADING = re.compile(
     re.IGNORECASE,
 )
 LIST_ITEM = re.compile(r"^\s*(?:[-*•+]|\d+[.)])\s+\S")
+# Another diagnosis held open on a line below the answer: "Note: B cannot be excluded; ...",
+# "Major depressive disorder cannot be ruled out: ..." (a caveat on a condition, "C cannot be
+# excluded if ...", is not: `doubt.EQUAL`).
+NOT_EXCLUDED = re.compile(
+    r"\b(?:can'?t|cannot|can\s+not|could\s*n[o']t)\s+(?:yet\s+|fully\s+|really\s+)?be\s+"
+    r"(?:fully\s+|confidently\s+|safely\s+)?(?:excluded|ruled\s+out)\b(?!\s+(?:if|unless)\b)",
+    re.IGNORECASE,
+)
+
+
+def held_open(line: str) -> str | None:
+    """What `line` says cannot be excluded, where it names an option or a disorder."""
+    for found in NOT_EXCLUDED.finditer(line):
+        subject = re.split(r"[.;!?]", line[: found.start()])[-1]
+        if mentions(tokenize(subject)) or named_codes(subject):
+            return " ".join(subject.split())
+    return None
 
 
 def revision_after(reply: str, start: int, answer: str = "") -> str:
@@ -181,6 +201,8 @@ def revision_after(reply: str, start: int, answer: str = "") -> str:
             continue
         if REVISION.search(line) or doubtful(line) or sums_up_otherwise(line, answer):
             return " ".join(line.split())
+        if other := held_open(line):
+            return f"or {other}"  # another answer kept open beside it: a choice
         if ADDS.search(line) and not (NOT_ADDED.search(line) or RULED_OUT.search(line)):
             added.append(" ".join(line.split()))
     return "; ".join(added)
@@ -292,7 +314,7 @@ def parse_reply(reply: str) -> ParsedReply:
             text = " or ".join([text, *others])  # two different answers: a choice, not one
         taken = revision_after(reply, first.end(), text)
         if taken:
-            text = f"{text}; {taken}"
+            text = f"{text} {taken}" if taken.startswith("or ") else f"{text}; {taken}"
     if kind == "QUESTION":
         return ParsedReply("question", question=text) if text else ParsedReply("unparsed")
     declines = [m for m in found[1:] if m.group(1).upper() == "DECLINE"]
