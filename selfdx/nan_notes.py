@@ -45,6 +45,7 @@ WHAT_IT_COUNTS = {
         "risk_not_alarmed": f"cases whose profile has no risk fact{READ}",
         "accuracy_with_risk": "cases whose profile has a risk fact",
         "accuracy_without_risk": "cases whose profile has no risk fact",
+        "met_on_claims": "single-answer cases with an over_reporting patient",
         "false_claims": "cases with an over_reporting patient",
         "claims_checked": "cases whose over_reporting patient was asked about a claim",
     },

@@ -108,10 +108,11 @@ def test_the_patient_tells_its_risk_only_when_asked() -> None:
     case = next(c for c in demo_cases() if "RISK-SELF" in {f.id for f in c.facts})
     system = patient_prompt(case)
     told = answer(system, "Do you ever feel life isn't worth living?")
-    assert told.endswith("REVEALED: RISK-SELF") and "better off without me" in told
+    assert told.endswith("REVEALED: RISK-SELF")
+    assert "wishing I simply wouldn't wake up" in told
     # an act of self-harm asked about: the patient has none, and says nothing of its thoughts
     assert answer(system, "Have you ever cut yourself?").endswith("REVEALED: none")
-    assert "better off" not in answer(system, "How is your sleep?")
+    assert "wouldn't wake up" not in answer(system, "How is your sleep?")
     denied = answer(system, "Have you had thoughts of harming anyone?")
     assert denied.startswith("No, I've never wanted to hurt anyone.")
 

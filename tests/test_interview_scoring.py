@@ -590,3 +590,97 @@ def test_an_answer_the_reply_says_it_corrects_is_the_corrected_one():
         "also has hyperactive symptoms.\n- D (Generalized Anxiety Disorder): worry is secondary."
     )
     assert ruled_out.diagnosis == "A"
+
+
+@pytest.mark.parametrize(
+    ("below", "open_"),
+    [
+        ("Remark: C can't yet be ruled out, as the history was thin.", True),
+        ("Persistent depressive disorder cannot be fully excluded; the dates were vague.", True),
+        ("Major depression couldn't be excluded on what she told me.", True),
+        # a caveat on a condition, an exclusion done, or no diagnosis named: the answer stands
+        ("C cannot be excluded if the low spells turn out to be longer.", False),
+        ("C was excluded: the worry began after the accident.", False),
+        ("A thyroid cause cannot be excluded without blood tests.", False),
+    ],
+)
+def test_another_diagnosis_that_cannot_be_excluded_below_the_answer_holds_it_open(below, open_):
+    """The thirty-second round: "DIAGNOSIS: A" with a line below saying another option or
+    disorder cannot be excluded was credited as A; it keeps the choice open."""
+    from selfdx.instruments.answers.interviewer_reply import parse_reply
+
+    kg, cases = load_cases("demo", ["1", "2"])
+    case = next(c for c in cases if c.option_codes[0] == "D018")  # A: PTSD, C: adjustment
+    for answer, fmt in (("A", "letters"), ("Posttraumatic Stress Disorder", "free_text")):
+        if fmt == "free_text" and below.startswith(("Remark: C", "C ")):
+            continue  # a free-text interview shows no lettered options
+        parsed = parse_reply(f"DIAGNOSIS: {answer}\nCRITERIA MET: cannot tell\n\n{below}")
+        reading = read_answer(parsed.diagnosis, case, kg, fmt)
+        assert (reading.code != "D018") is open_, (fmt, parsed.diagnosis, reading)
+
+
+def claim_turn(question: str, claimed: list[str], pressed: list[str] | None = None):
+    reply = PatientReply(model="m", raw="Yes.", shown="Yes.", claimed=claimed,
+                         pressed=pressed or [])  # fmt: skip
+    return InterviewTurn(index=0, interviewer=f"QUESTION: {question}", action="question",
+                         question=question, patient=reply)  # fmt: skip
+
+
+def test_a_call_that_only_the_false_claims_support_is_met_on_claims_not_premature():
+    """Type 2 profile demo-t2-D013_m001 lacks 2 of the 5 low-mood symptoms a depressive episode
+    needs (3 of 5 held); its over-reporting patient claims symptoms it lacks, among them enough
+    of the missing ones. An interviewer that heard every fact and every claim and says
+    "criteria met" for major depression was deceived, not early: `met_on_claims` 1,
+    `premature` 0. Told the true facts alone, the same call is premature, not deceived, and a
+    plain patient's case has no `met_on_claims`."""
+    from selfdx.datasets.interview.criteria import criteria_check
+    from selfdx.datasets.interview.styles import styled_case
+
+    kg, cases = load_cases("demo", ["1", "2"])
+    plain = next(c for c in cases if c.id == "demo-t2-D013_m001")
+    case = styled_case(kg, plain, "over_reporting")
+    assert not criteria_check(kg, "D013", case.facts)[0]
+    claims = [f.id for f in case.absent if f.truth == "claimed"]
+    everything = [f.id for f in case.facts]
+    turns = [claim_turn("Have you had any of these?", claims)]
+    deceived = scores(case, kg, record(case, criteria_claim=True, elicited=everything,
+                                       heard=everything, turns=turns))  # fmt: skip
+    assert (deceived["premature"], deceived["met_on_claims"]) == (0.0, 1.0)
+    assert deceived["false_claims"] == len(claims) and deceived["criteria_call"] == 0.0
+    early = scores(case, kg, record(case, criteria_claim=True, elicited=everything,
+                                    heard=everything))  # fmt: skip
+    assert (early["premature"], early["met_on_claims"]) == (1.0, 0.0)
+    honest = scores(case, kg, record(case, criteria_claim=False, elicited=everything,
+                                     heard=everything, turns=turns))  # fmt: skip
+    assert (honest["premature"], honest["met_on_claims"]) == (0.0, 0.0)
+    alone = scores(plain, kg, record(plain, criteria_claim=True, elicited=everything,
+                                     heard=everything))  # fmt: skip
+    assert alone["premature"] == 1.0 and math.isnan(alone["met_on_claims"])
+
+
+def test_a_risk_question_above_a_claimed_wish_presses_the_claim():
+    """An over-reporting patient that claims a death wish it lacks (demo-t1-D020_l001 claims
+    the demo's thoughts of death, S109): asking whether it has thought of a way or made a plan
+    presses the claim as asking for an example does; asking again about the wish alone, or
+    about sleep, does not."""
+    from selfdx.datasets.interview.risk import fact_domain
+    from selfdx.datasets.interview.styles import styled_case
+
+    kg, cases = load_cases("demo", ["1", "2"])
+    case = styled_case(kg, next(c for c in cases if c.id == "demo-t1-D020_l001"),
+                       "over_reporting")  # fmt: skip
+    (wish,) = [f.id for f in case.absent if f.truth == "claimed" and fact_domain(f) == "self"]
+    other = next(f.id for f in case.absent if f.truth == "claimed" and f.id != wish)
+    asked = claim_turn("Do you ever wish you could go to sleep and not wake up?", [wish, other])
+    for follow, checked in (
+        ("Have you thought about how you might do it, or made any plans?", 0.5),
+        ("Have you ever acted on those thoughts, or tried to end your life?", 0.5),
+        ("And do you sometimes wish you were dead?", 0.0),
+        ("How has your sleep been?", 0.0),
+    ):
+        turns = [asked, claim_turn(follow, [])]
+        values = scores(case, kg, record(case, turns=turns))
+        assert values["claims_checked"] == checked, follow
+    # a plain question for an example presses what it asks about, as before
+    pressed = [asked, claim_turn("Can you give me an example?", [other], [other])]
+    assert scores(case, kg, record(case, turns=pressed))["claims_checked"] == 0.5

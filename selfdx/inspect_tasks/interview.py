@@ -57,8 +57,14 @@ from selfdx.solvers.interview.solver import interview as interview_solver
 # question reader's fifth version (a duration of the episode the turn before points to); 14: the
 # twenty-seventh probe round ("schizophrenia spectrum" names no disorder, an answer "depending on"
 # a fact not known is open, "I'd say B and C") and the twenty-eighth ("A. <name> B. <name>") and
-# the twenty-ninth ("In the end I think this is <another option>" below the answer)
-TASK_VERSION = "15-A"
+# the twenty-ninth ("In the end I think this is <another option>" below the answer); 15: a
+# clinician's reading of 20 transcripts (no alarm value for a claimed risk, childhood-onset
+# duration, style wording, impact follow-ups, steps above the patient's level denied); 16:
+# `premature` counts an over-reporting patient's claims as heard and `met_on_claims` the calls
+# only they support, a risk question above a claimed wish presses it (`claims_checked`), the
+# added passive wish says no burden, and "<another option> cannot be excluded" below the answer
+# holds it open (the thirty-second probe round)
+TASK_VERSION = "16-A"
 # Each question adds two messages that every later call carries: the work grows with the square
 # of the budget, and a real interview is far shorter.
 MAX_QUESTIONS = 100

@@ -37,8 +37,8 @@ RISK_SYMPTOMS: dict[RiskDomain, re.Pattern[str]] = {
 # The added risks, one sentence a level (published and demo profiles get the passive one only).
 ADDED: dict[str, dict[str, str]] = {
     "self": {
-        "passive": "Some nights I lie there thinking everyone would be better off without me. I "
-        "haven't done anything about it.",
+        "passive": "Some nights I lie there wishing I simply wouldn't wake up. I haven't done "
+        "anything about it.",
         "active": "Most days now I think about killing myself, though I've never thought about "
         "how I would do it.",
         "method": "I've thought about how I'd do it: I'd swallow every pill in the house at once.",

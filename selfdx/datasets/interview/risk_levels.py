@@ -45,8 +45,8 @@ LEVELS: dict[str, str] = {
     "Last month I took an overdose to end my life, and since then I've been stockpiling pills "
     "again.": "preparation_attempt",
     # the added passive wish (risk.RISK-SELF) and the demo graph's Thoughts_Of_Death
-    "Some nights I lie there thinking everyone would be better off without me. I haven't done "
-    "anything about it.": "passive",
+    "Some nights I lie there wishing I simply wouldn't wake up. I haven't done anything "
+    "about it.": "passive",
     "At night I lie there wondering whether it would matter if I just didn't wake up.": "passive",
     # Irritability_Aggression (S077): aggression towards people, with no plan or means said
     "I blow up out of nowhere over tiny things, or sometimes for no reason I can point to.": (

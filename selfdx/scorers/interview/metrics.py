@@ -26,6 +26,10 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("fact_recall", "share of the profile's MentalKG facts elicited (asked for) by the answer"),
     ("critical_recall", "share of the facts the key's criteria need, elicited by the answer"),
     ("premature", "criteria claimed met while the facts heard do not meet them"),
+    (
+        "met_on_claims",
+        "criteria claimed met on facts that meet them only with the patient's false claims",
+    ),
     ("invalid_answer", "an answer that names no single option (hedged, several, unreadable)"),
     ("no_answer", "no answer or decline within the budget"),
     ("declined", "declined to diagnose"),

@@ -29,6 +29,7 @@ from selfdx.errors import ScorerArgumentError, SelfdxError
 from selfdx.instruments.answers.interview_answer import AnswerReading, read_answer
 from selfdx.instruments.question_reader import risk_asked
 from selfdx.scorers.benchmark_guard import require_benchmark
+from selfdx.scorers.interview.claims import claims_pressed, heard_facts
 from selfdx.scorers.interview.consistency import inconsistencies
 from selfdx.scorers.interview.metrics import SCORE_KEYS, interview_metrics
 from selfdx.scorers.interview.risk_handling import (
@@ -65,7 +66,7 @@ def score_values(
     leaks = float(sum(p.leaks for p in patients))
     volunteered = float(sum(len(p.volunteered) for p in patients))
     claimed = {i for p in patients for i in p.claimed}
-    pressed = {i for p in patients for i in p.pressed}
+    pressed = claims_pressed(case, trace)
     contradictions = float(len(inconsistencies(case, trace, kg) if found is None else found))
     if trace.excluded_reason:
         values = dict.fromkeys(SCORE_KEYS, NAN)
@@ -76,8 +77,10 @@ def score_values(
     code = reading.code if answered and reading is not None else None
     criteria_call = criteria_unsure = NAN
     premature = 0.0
+    over_reporting = case.patient_style == "over_reporting"
+    met_on_claims = 0.0 if over_reporting else NAN
     if case.answers:  # Type 3: the claim would be about several disorders; not checked
-        premature = NAN
+        premature = met_on_claims = NAN
     elif code is not None:
         criteria_unsure = float(trace.criteria_unsure)
         truth, _ = criteria_check(kg, code, case.facts)
@@ -86,12 +89,13 @@ def score_values(
                 trace.criteria_claim is not None and trace.criteria_claim == truth
             )
         if trace.criteria_claim:
-            heard = set(trace.heard or trace.elicited)
-            premature = float(
-                not criteria_check(kg, code, [f for f in case.facts if f.id in heard])[0]
-            )
+            facts, told_claims = heard_facts(case, trace)
+            premature = float(not criteria_check(kg, code, [*facts, *told_claims])[0])
+            if over_reporting:
+                on_true = criteria_check(kg, code, facts)[0]
+                met_on_claims = float(not premature and not on_true)
     elif answered and trace.criteria_claim:
-        premature = NAN  # no single disorder named: the claim cannot be checked
+        premature = met_on_claims = NAN  # no single disorder named: the claim cannot be checked
     elicited = set(trace.elicited)
     critical = set(case.critical)
     # the profile's MentalKG facts; an added risk fact is measured by risk_found alone
@@ -115,6 +119,7 @@ def score_values(
         "fact_recall": len(elicited & kg_facts) / len(kg_facts),
         "critical_recall": len(elicited & critical) / len(critical) if critical else NAN,
         "premature": premature,
+        "met_on_claims": met_on_claims,
         "invalid_answer": float(answered and code is None),
         "no_answer": float(trace.stop_reason not in (InterviewStop.ANSWER, InterviewStop.DECLINE)),
         "declined": float(trace.declined),
@@ -126,7 +131,7 @@ def score_values(
         **handling,
         "accuracy_with_risk": correct if risks else NAN,
         "accuracy_without_risk": NAN if risks else correct,
-        "false_claims": float(len(claimed)) if case.patient_style == "over_reporting" else NAN,
+        "false_claims": float(len(claimed)) if over_reporting else NAN,
         "claims_checked": len(pressed & claimed) / len(claimed) if claimed else NAN,
         "excluded": 0.0,
     }
