@@ -703,3 +703,17 @@ def test_a_diagnosis_the_patient_already_has_is_not_the_answer(reply, code):
     from selfdx.instruments.answers.icd_code import reply_code
 
     assert reply_code(reply) == code
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        # the thirty-third blind round: a recurrent disorder named beside a single episode's code
+        ("DIAGNOSE: Recurrent depressive disorder, current episode moderate (F32.1)", None),
+        ("DIAGNOSE: Major depressive disorder, recurrent, severe (F32.2)", None),
+        ("DIAGNOSE: Recurrent depressive disorder, current episode moderate (F33.1)", "F33.1"),
+        ("DIAGNOSE: Depressive episode, severe without psychotic symptoms (F32.2)", "F32.2"),
+    ],
+)
+def test_the_thirty_third_rounds_codes(text, code):
+    assert read_both_ways(text) == (code, code)

@@ -684,3 +684,21 @@ def test_a_risk_question_above_a_claimed_wish_presses_the_claim():
     # a plain question for an example presses what it asks about, as before
     pressed = [asked, claim_turn("Can you give me an example?", [other], [other])]
     assert scores(case, kg, record(case, turns=pressed))["claims_checked"] == 0.5
+
+
+def test_a_revised_diagnosis_line_and_another_option_instead_on_the_criteria_line():
+    """The thirty-third round: "Revised DIAGNOSIS: A & D" below "DIAGNOSIS: A & B" is the
+    answer it revised to; "CRITERIA MET: no - she meets criteria for B instead" below
+    "DIAGNOSIS: D" leaves D open."""
+    from selfdx.instruments.answers.interviewer_reply import parse_reply
+
+    revised = parse_reply(
+        "DIAGNOSIS: C\nCRITERIA MET: cannot tell\n\nLooking again at the dates, it fits "
+        "another option.\n\nUpdated DIAGNOSIS: B\nCRITERIA MET: yes"
+    )
+    assert (revised.diagnosis, revised.criteria) == ("B", "yes")
+    instead = parse_reply("DIAGNOSIS: C\nCRITERIA MET: no, it is really A instead.")
+    assert instead.diagnosis != "C"
+    kg, cases = load_cases("demo", ["1", "2"])
+    case = cases[0]
+    assert read_answer(instead.diagnosis, case, kg, "letters").code is None

@@ -868,3 +868,29 @@ THIRTY_FIRST_ROUND = [
 @pytest.mark.parametrize(("output", "options", "expected"), THIRTY_FIRST_ROUND)
 def test_the_thirty_first_rounds_marks_set_aside_labels_and_ticks(output, options, expected):
     assert letters(parse_strict(output, options)) == expected
+
+
+# The thirty-third round (tests/probes): subtle credits a careless reader would give
+THIRTY_THIRD_ROUND = [
+    # another option said to be about as likely, or to fit better, after the answer
+    ("Answer: C\n\nTo be fair, B is roughly as likely.", BINGE, None),
+    ("Answer: C\n\nA might suit her better, though, given the vomiting.", BINGE, None),
+    ("Answer: C. It's B instead if the bingeing is weekly.", BINGE, None),
+    ("Answer: C rather than B; choosing C instead of B.", BINGE, "C"),
+    # a member held back from the set by its label
+    ("Confirmed: B. Pending: D.", BINGE, None),
+    ("Answer: A\nStill to be confirmed: C", BINGE, None),
+    ("Primary: A. Confirmed: A.", BINGE, "A"),
+    # a table row left open, against a degree of fit beside a decision
+    ("| Option | Present? |\n|---|---|\n| A | yes |\n| B | maybe |\n| C | yes |\n| D | no |",
+     BINGE, None),
+    ("| Option | Present? |\n|---|---|\n| A | yes |\n| B | no |\n| C | yes |\n| D | no |",
+     BINGE, "AC"),
+    ("| Option | Fit |\n|---|---|\n| A | Partial: no binges |\n| B | ✅ Best fit |\n| C | No |"
+     "\n| D | No |\n\n**B**", BINGE, "B"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("output", "options", "expected"), THIRTY_THIRD_ROUND)
+def test_the_thirty_third_rounds_likelihoods_held_members_and_open_rows(output, options, expected):
+    assert letters(parse_strict(output, options)) == expected

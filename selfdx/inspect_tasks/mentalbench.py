@@ -50,8 +50,10 @@ from selfdx.solvers.mentalbench.prompts import (
 # open, "B、C", an answer "depending on" a fact not known) and the twenty-eighth (the options
 # echoed in order are no pick, "A. <name> B. <name>" a set, "A&P:" no option) and the twenty-ninth
 # (the prompt's instruction copied back, an option joined past a negation, a closing set that
-# differs, "D might be better seen as a feature of B")
-TASK_VERSION = "11-A"
+# differs, "D might be better seen as a feature of B"); 11: the thirtieth and thirty-first; 12:
+# the thirty-third (another option "about as likely", "might fit better" or "instead", a member
+# held back by its label, "To be confirmed: D", a table row left open, "possibly")
+TASK_VERSION = "12-A"
 
 
 @task

@@ -34,6 +34,9 @@ NAMES: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
             ("F20",),
         ),
         (r"\bbipolar\s+(?:affective\s+)?disorder", ("F31",)),
+        # a recurrent depressive disorder is F33 (ICD-10-CM: major depressive disorder,
+        # recurrent), never a single episode's F32
+        (r"\brecurrent\s+(?:major\s+)?depressi|\bdepressive\s+disorder,?\s+recurrent", ("F33",)),
         (r"\bcyclothymi", ("F34.0",)),
         (r"\bdysthymi", ("F34.1",)),
         (r"(?<!organic\s)\bdelusional\s+disorder", ("F22",)),

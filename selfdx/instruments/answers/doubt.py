@@ -18,7 +18,8 @@ LETTER = re.compile(r"\b([A-H])\b|\ue000([A-H])\ue001")
 # "D would be right instead", "B remains possible".
 # (in English, German, Spanish, French, Portuguese: "ebenso wahrscheinlich", "igualmente probable")
 EQUALLY = (
-    r"(?:just|equally|every\s+bit|at\s+least)\s+as\s+(?:likely|possible|plausible|probable|valid"
+    r"(?:just|equally|every\s+bit|at\s+least|about|roughly|nearly|almost|pretty\s+much"
+    r"|more\s+or\s+less|much\s+the\s+same)\s+as\s+(?:likely|possible|plausible|probable|valid"
     r"|good|well|defensible|reasonable|justifiable|tenable|acceptable|correct|right)"
     # "B fits as well as A", "could equally be A", "a real possibility"
     r"|fits?\s+(?:\w+\s+)?(?:just\s+)?as\s+well|(?:could|might|may)\s+equally\s+(?:well\s+)?be"
@@ -200,6 +201,13 @@ def corrected(text: str, waits: bool = True) -> bool:
 # likely Bipolar II (option B)".
 PREFERRED = re.compile(
     r"\bfits?\s+" + OPTION + r"\s+(?:far\s+|much\s+|a\s+lot\s+)?better"
+    # "B might fit better than C", "D may well be the better fit", "B instead" (on the
+    # CRITERIA MET line: "no - she meets criteria for B instead"), not "D instead of B"
+    r"|" + OPTION + r"\s+(?:might|may|could)\s+(?:well\s+|actually\s+|even\s+)?(?:fit|suit)"
+    r"\s+(?:(?:it|her|him|them|this|the\s+\w+)\s+)?(?:far\s+|much\s+|a\s+lot\s+)?better"
+    r"|" + OPTION + r"\s+(?:might|may|could)\s+(?:well\s+|actually\s+)?be\s+(?:a|the)"
+    r"\s+better\s+fit"
+    r"|" + OPTION + r"\s+instead\b(?!\s+of\b)"
     r"|" + OPTION + r"\s+(?:fits|is)\s+(?:far\s+|much\s+)?(?:a\s+)?better(?:\s+fit)?"
     r"|" + OPTION + r"\s+(?:(?:is|would\s+be)\s+)?the\s+better\s+(?i:option|answer|fit|choice)"
     r"|" + OPTION + r"\s+(?:is|would\s+be)\s+the\s+(?i:formally\s+|technically\s+|strictly\s+)?"

@@ -272,8 +272,14 @@ EMPTY_FIELD = re.compile(r"^[\s*_]*(?:n/?a|none|no|nil|-+|–|—|not\s+applicab
 # The reply says it corrects its answer before a DIAGNOSIS line that follows another: "I'm
 # correcting my answer:", "Correction - I misread the dates", "Revised diagnosis:".
 CORRECTING = re.compile(
-    r"\bcorrect(?:ing|ed|ion)\b|\b(?:revis|amend)(?:e|ed|ing)\s+(?:my\s+)?(?:answer|diagnosis)\b",
+    r"\bcorrect(?:ing|ed|ion)\b"
+    r"|\b(?:revis|amend|updat)(?:e|ed|ing)\s+(?:my\s+)?(?:answer|diagnosis)\b",
     re.IGNORECASE,
+)
+# A keyword line led by the word that corrects it: "Revised DIAGNOSIS: A & D".
+CORRECTED_KEYWORD = re.compile(
+    r"^([ \t]*[*_#]*[ \t]*(?:revised|corrected|updated|amended)[ \t]+)(DIAGNOSIS[ \t]*:)",
+    re.IGNORECASE | re.MULTILINE,
 )
 
 
@@ -283,6 +289,7 @@ def parse_reply(reply: str) -> ParsedReply:
     A reply with no keyword but a question mark counts as a question (models often drop the
     prefix); anything else is unparsed. A reply written as JSON is read by its keys."""
     reply = HEADING.sub(lambda m: m.group(1) + ":", from_json(without_struck(reply)))
+    reply = CORRECTED_KEYWORD.sub(r"\1diagnosis follows.\n\2", reply)
     if not KEYWORD.search(reply):  # "Based on all this, DIAGNOSIS: B. CRITERIA MET: yes."
         reply = INLINE_KEYWORD.sub(lambda m: "\n" + m.group(1), reply)
     found = [m for m in KEYWORD.finditer(reply) if not m.group(1).upper().startswith("CRITERIA")]

@@ -39,23 +39,32 @@ ARROW_END = re.compile(
     re.MULTILINE,
 )
 CROSS = re.compile(r"^[*_\s]*(?:no|n|✗|✘|❌|☐|x|false|not)(?!\w)", re.IGNORECASE)
+# A cell that leaves its option open: "possibly", "maybe", "?", "unclear" (not a degree of fit
+# beside a decision elsewhere: "Partial: avoidance only").
+OPEN_CELL = re.compile(
+    r"^[*_\s]*(?:possibl[ey]|maybe|perhaps|uncertain|unclear|unsure|equivocal|undetermined|tbd"
+    r"|pending|to\s+be\s+confirmed|\?+)(?!\w)",
+    re.IGNORECASE,
+)
 
 
-def ticked_table_rows(body: str) -> list[str]:
+def ticked_table_rows(body: str) -> tuple[list[str], list[str]]:
     """The options a table marks as applying: rows that open with an option's letter and hold
-    a tick (yes, ✓) in one of their other cells and no cross (no, ✗); [] without such a table
-    (two rows at least)."""
+    a tick (yes, ✓) in one of their other cells and no cross (no, ✗); and those it leaves open
+    ("possibly", "?") with neither. ([], []) without such a table (two rows at least)."""
     rows = []
     for match in TABLE_ROW.finditer(body):
         cells = [cell.strip() for cell in match.group(1).split("|")]
         letter = ROW_LETTER.match(cells[0]) if cells else None
         if letter:
             marks = cells[1:]
-            ticked = any(TICK.match(c) for c in marks) and not any(CROSS.match(c) for c in marks)
-            rows.append((letter.group(1).upper(), ticked))
+            crossed = any(CROSS.match(c) for c in marks)
+            ticked = any(TICK.match(c) for c in marks) and not crossed
+            held = not ticked and not crossed and any(OPEN_CELL.match(c) for c in marks)
+            rows.append((letter.group(1).upper(), ticked, held))
     if len(rows) < 2:
-        return []
-    return [letter for letter, ticked in rows if ticked]
+        return [], []
+    return [row[0] for row in rows if row[1]], [row[0] for row in rows if row[2]]
 
 
 # In a JSON answer: the keys that give the answer, and those (or a status) that set options aside.
@@ -123,9 +132,10 @@ def with_layout_answers(body: str) -> str:
     """`body` with one `Answer: ...` line added for each answer layout found in it."""
     if one := ONE_TICKED_LINE.match(body):
         body = f"Answer: {one.group(1)}"
-    ticked_rows = ticked_table_rows(body)
+    ticked_rows, open_rows = ticked_table_rows(body)
     if ticked_rows:
-        body = f"{body}\nAnswer: {' and '.join(ticked_rows)}"
+        held = f" or {' and '.join(ticked_rows + open_rows)}" if open_rows else ""
+        body = f"{body}\nAnswer: {' and '.join(ticked_rows)}{held}"  # an open row: a choice
     tagged = ANSWER_TAG.findall(body)
     if tagged:
         body = f"{body}\nAnswer: {' '.join(tagged[-1].split())}"

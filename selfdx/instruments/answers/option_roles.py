@@ -39,7 +39,9 @@ SET_ASIDE_SENTENCE = re.compile(
 )
 # Options kept open: "Differential", "Rule out", "Also possible", "Other possibilities".
 KEPT_OPEN = (
-    r"(?:differentials?|rule\s+out|(?:also\s+)?possible|other\s+possibilit(?:y|ies)|alternatives?)"
+    r"(?:differentials?|rule\s+out|(?:also\s+)?possible|other\s+possibilit(?:y|ies)|alternatives?"
+    # a member held back from the set: "To be confirmed: D", "Pending: C", "Provisional: B"
+    r"|(?:still\s+)?to\s+be\s+confirmed|pending|provisional|tentative|unconfirmed)"
 )
 # A heading whose next line it labels ("### Differential" then "A"; "Least likely:" then "B").
 LABEL_HEADING = re.compile(
@@ -60,8 +62,9 @@ RANGE = re.compile(r"(?<![\w-])([A-H])\s*(?:-|–|—|\bto\b|\bthrough\b|\bthru\
 # The role an option is given on its own label: primary, secondary or comorbid (the answer),
 # differential (kept open).
 ROLES = (
-    r"primary|main|principal|secondary|comorbid|co-?occurring|additional|differential"
+    r"primary|main|principal|confirmed|secondary|comorbid|co-?occurring|additional|differential"
     r"|also\s+possible|other\s+possibilit(?:y|ies)|alternatives?"
+    r"|(?:still\s+)?to\s+be\s+confirmed|pending|provisional|tentative|unconfirmed"
 )
 ROLE = re.compile(
     rf"(?:^|(?<=[.;:,]\s))\W*({ROLES})(?:\s+(?:diagnos[ie]s|disorders?|conditions?))?"
@@ -101,7 +104,7 @@ def roles(text: str) -> tuple[set[str], set[str], set[str]]:
             continue
         role = match.group(1).lower()
         kind = "differential" if kept_open else "added"
-        kind = "primary" if role in ("primary", "main", "principal") else kind
+        kind = "primary" if role in ("primary", "main", "principal", "confirmed") else kind
         found[kind] |= reading.letters
     return found["primary"], found["added"], found["differential"]
 
