@@ -894,3 +894,23 @@ THIRTY_THIRD_ROUND = [
 @pytest.mark.parametrize(("output", "options", "expected"), THIRTY_THIRD_ROUND)
 def test_the_thirty_third_rounds_likelihoods_held_members_and_open_rows(output, options, expected):
     assert letters(parse_strict(output, options)) == expected
+
+
+# The thirty-fourth round (tests/probes): ordinary house styles and hard cases of the writer's own
+THIRTY_FOURTH_ROUND = [
+    # "too" after a letter keeps it an option
+    ("Answer: B and D too", BINGE, "BD"),
+    ("Final answer: A, C too.", BINGE, "AC"),
+    # options set equal, or a tie said, are a choice
+    ("Answer: A = D", BINGE, None),
+    ("Answer: B ≈ C", BINGE, None),
+    ("Answer: B. Honestly it's a tie with C.", BINGE, None),
+    ("Answer: B\n\nThe bingeing is tied to her low moods.", BINGE, "B"),
+    # a smaller set offered after the answer
+    ("Answer: A, B and D\n\nor just A and D", BINGE, None),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("output", "options", "expected"), THIRTY_FOURTH_ROUND)
+def test_the_thirty_fourth_rounds_joiners_ties_and_smaller_sets(output, options, expected):
+    assert letters(parse_strict(output, options)) == expected

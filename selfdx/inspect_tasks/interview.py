@@ -64,7 +64,8 @@ from selfdx.solvers.interview.solver import interview as interview_solver
 # only they support, a risk question above a claimed wish presses it (`claims_checked`), the
 # added passive wish says no burden, and "<another option> cannot be excluded" below the answer
 # holds it open (the thirty-second probe round), and the thirty-third ("Revised DIAGNOSIS:", another
-# option "about as likely", "might fit better" or "instead" below the answer)
+# option "about as likely", "might fit better" or "instead" below the answer) and the thirty-fourth
+# ("C = D", "A is not the only issue: C too")
 TASK_VERSION = "16-A"
 # Each question adds two messages that every later call carries: the work grows with the square
 # of the budget, and a real interview is far shorter.

@@ -52,7 +52,8 @@ from selfdx.solvers.mentalbench.prompts import (
 # (the prompt's instruction copied back, an option joined past a negation, a closing set that
 # differs, "D might be better seen as a feature of B"); 11: the thirtieth and thirty-first; 12:
 # the thirty-third (another option "about as likely", "might fit better" or "instead", a member
-# held back by its label, "To be confirmed: D", a table row left open, "possibly")
+# held back by its label, "To be confirmed: D", a table row left open, "possibly") and the
+# thirty-fourth ("C too", "A = D", a smaller set offered with "or" after the answer, "a tie")
 TASK_VERSION = "12-A"
 
 

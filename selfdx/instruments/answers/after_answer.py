@@ -38,7 +38,8 @@ REVISION = re.compile(
 )
 TORN = re.compile(
     r"\b(?:torn\s+between|undecided|(?:can'?t|cannot|unable\s+to)\s+(?:decide|choose)"
-    r"|hard\s+to\s+(?:choose|decide)|too\s+close\s+to\s+call|one\s+of)\b",
+    r"|hard\s+to\s+(?:choose|decide)|too\s+close\s+to\s+call|one\s+of|a\s+tie|tied\s+(?:for|at|between|with)|dead\s+heat"
+    r"|neck\s+and\s+neck)\b",
     re.IGNORECASE,
 )
 
@@ -82,8 +83,12 @@ def taken_back(after: str, letters: frozenset[str]) -> bool:
         named = mentions(tokenize(sentence))
         others = named - set(letters)
         if not others:
-            if named and named != letters and (revising or REVISION.search(sentence)):
-                return True  # "A & B. On second thought, ... So just A."
+            if (
+                named
+                and named != letters
+                and (revising or REVISION.search(sentence) or OR_AGAIN.match(sentence))
+            ):
+                return True  # "A & B. On second thought, ... So just A.", "A & B & C" "or A & B"
             revising = revising or bool(REVISION.search(sentence))
             continue
         if STILL_POSSIBLE.search(sentence) or (

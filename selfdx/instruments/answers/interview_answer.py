@@ -146,7 +146,13 @@ class AnswerReading:
 
 
 # A second diagnosis joined to the first: "..., plus the mood disorder", "... and C".
-JOINED = re.compile(r"(?:\bplus\b|\band\b|&|\+|\bas\s+well\s+as\b|\btogether\s+with\b)\s*\S")
+JOINED = re.compile(
+    r"(?:\bplus\b|\band\b|&|\+|\bas\s+well\s+as\b|\btogether\s+with\b)\s*\S"
+    r"|\S\s+(?:too|as\s+well)\b"  # "A. C too."
+)
+# Another diagnosis said beside the one read, where the reading may have set it aside: "A is
+# not the only issue: C too".
+NOT_ONLY = re.compile(r"\bnot\s+(?:the\s+)?only\b|\bnot\s+just\b|\bnot\s+alone\b", re.I)
 
 
 def letter_of(code: str, case: InterviewCase) -> str:
@@ -302,7 +308,11 @@ def read_answer(
     if case.answers:
         hedged = bool(HEDGE.search(unmasked(kept_masked, ["" for _ in names_at])))
         reading = read_answer_set(kept, case, kg, answer_format, hedged)
-        if reading.status == "named" and len(reading.codes) == 1 and JOINED.search(kept):
+        if (
+            reading.status == "named"
+            and len(reading.codes) == 1
+            and (JOINED.search(kept) or NOT_ONLY.search(text))
+        ):
             # "the inattentive presentation, plus the mood disorder": a second one named, unread
             return AnswerReading(None, "unreadable", "a second diagnosis named but not read")
         if reading.status == "named" and answer_format == "letters":

@@ -33,7 +33,7 @@ SEPARATORS = {
     "및",
 }
 # "A/C" offers a choice between two options, as "A or C" does; so does "A|C" ("ou", "oder").
-HEDGE_SEPARATORS = {"or", "either", "vs", "versus", "/", ">", "|", "ou", "oder", "o"}
+HEDGE_SEPARATORS = {"or", "either", "vs", "versus", "/", ">", "|", "=", "≈", "ou", "oder", "o"}
 TERMINATORS = {".", ":", "-", "–", "—", ")", "]", "!", "(", "["}
 LETTER_FOLLOWERS = {
     "and", "or", "is", "are", "was", "would", "seems", "fits", "plus", "as", "both", "also",
@@ -42,7 +42,7 @@ LETTER_FOLLOWERS = {
     "rather", "alone", "not", "pending", "unless", "otherwise", "equally", "to", "nor", "comes",
     "come", "don't", "doesn't", "isn't", "aren't", "co", "coexisting", "comorbid", "concurrent",
     "alongside", "along", "over", "only", "it", "for", "all", "traits", "trait", "features",
-    "symptoms",
+    "symptoms", "too",
     "tendencies", "et", "und", "y", "ou", "oder", "e", "o",
 }  # fmt: skip
 NEGATIONS = {
