@@ -631,8 +631,9 @@ def test_a_call_that_only_the_false_claims_support_is_met_on_claims_not_prematur
     needs (3 of 5 held); its over-reporting patient claims symptoms it lacks, among them enough
     of the missing ones. An interviewer that heard every fact and every claim and says
     "criteria met" for major depression was deceived, not early: `met_on_claims` 1,
-    `premature` 0. Told the true facts alone, the same call is premature, not deceived, and a
-    plain patient's case has no `met_on_claims`."""
+    `premature` 0; one that pressed the claims and heard them fail on specifics was not
+    deceived but early. Told the true facts alone, the same call is premature, not deceived,
+    and a plain patient's case has no `met_on_claims`."""
     from selfdx.datasets.interview.criteria import criteria_check
     from selfdx.datasets.interview.styles import styled_case
 
@@ -647,6 +648,12 @@ def test_a_call_that_only_the_false_claims_support_is_met_on_claims_not_prematur
                                        heard=everything, turns=turns))  # fmt: skip
     assert (deceived["premature"], deceived["met_on_claims"]) == (0.0, 1.0)
     assert deceived["false_claims"] == len(claims) and deceived["criteria_call"] == 0.0
+    # claims it pressed and heard fail on specifics may be set aside: not counted as heard
+    checked = [claim_turn("Have you had any of these? Give me an example.", claims, claims)]
+    pressed = scores(case, kg, record(case, criteria_claim=True, elicited=everything,
+                                      heard=everything, turns=checked))  # fmt: skip
+    assert (pressed["premature"], pressed["met_on_claims"], pressed["claims_checked"]) == (
+        1.0, 0.0, 1.0)  # fmt: skip
     early = scores(case, kg, record(case, criteria_claim=True, elicited=everything,
                                     heard=everything))  # fmt: skip
     assert (early["premature"], early["met_on_claims"]) == (1.0, 0.0)
@@ -702,3 +709,25 @@ def test_a_revised_diagnosis_line_and_another_option_instead_on_the_criteria_lin
     kg, cases = load_cases("demo", ["1", "2"])
     case = cases[0]
     assert read_answer(instead.diagnosis, case, kg, "letters").code is None
+
+
+@pytest.mark.parametrize(
+    ("diagnosis", "fmt", "credited"),
+    [
+        # the thirty-fifth round: a slash to a disorder outside the options, doubt on the
+        # CRITERIA MET line
+        ("Persistent Depressive Disorder / dysthymia-like mood disorder", "free_text", False),
+        ("Major Depressive Disorder/cyclothymia", "free_text", False),
+        ("Attention-Deficit/Hyperactivity Disorder (Combined Presentation)", "free_text", True),
+        ("B\nCRITERIA MET: cannot tell (A suits her equally well)", "letters", False),
+    ],
+)
+def test_a_slash_to_another_disorder_or_an_equal_fit_is_a_choice(diagnosis, fmt, credited):
+    from selfdx.instruments.answers.interviewer_reply import parse_reply
+
+    names = disorder_names()
+    kg, cases = load_cases("demo", ["1", "2"])
+    case = cases[0]
+    parsed = parse_reply(f"DIAGNOSIS: {diagnosis}")
+    reading = read_answer(parsed.diagnosis, case, names if fmt == "free_text" else kg, fmt)
+    assert (reading.status == "named") is credited, (parsed.diagnosis, reading)

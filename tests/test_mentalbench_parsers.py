@@ -914,3 +914,18 @@ THIRTY_FOURTH_ROUND = [
 @pytest.mark.parametrize(("output", "options", "expected"), THIRTY_FOURTH_ROUND)
 def test_the_thirty_fourth_rounds_joiners_ties_and_smaller_sets(output, options, expected):
     assert letters(parse_strict(output, options)) == expected
+
+
+# The thirty-fifth round (tests/probes), written as an adversarial user would
+THIRTY_FIFTH_ROUND = [
+    # a member of the set marked, then called a maybe in its footnote
+    ("B, D*\n\n*D is a maybe for now.", BINGE, None),
+    ("A & C†\n\n† C is more of a maybe until we have the dates.", BINGE, None),
+    # another option said to fit equally well
+    ("Answer: C. A fits equally well, to be honest.", BINGE, None),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("output", "options", "expected"), THIRTY_FIFTH_ROUND)
+def test_the_thirty_fifth_rounds_footnoted_members_and_equal_fits(output, options, expected):
+    assert letters(parse_strict(output, options)) == expected

@@ -23,6 +23,8 @@ EQUALLY = (
     r"|good|well|defensible|reasonable|justifiable|tenable|acceptable|correct|right)"
     # "B fits as well as A", "could equally be A", "a real possibility"
     r"|fits?\s+(?:\w+\s+)?(?:just\s+)?as\s+well|(?:could|might|may)\s+equally\s+(?:well\s+)?be"
+    r"|(?:fits?|suits?|works?|applies|explains)\s+(?:(?:it|this|things|her|him|them|the\s+\w+)\s+)?"
+    r"equally\s+well"
     r"|(?:a\s+)?(?:real|genuine|strong|distinct)\s+possibility"
     r"|equally\s+(?:likely|possible|plausible|probable|valid|good|consistent|reasonable"
     r"|defensible|justifiable|tenable)"
@@ -92,6 +94,11 @@ DOUBTED = re.compile(
     + r"\s+(?:would|will)\s+(?:need|require)\b"
     # "scratch D", "D is listed but doesn't really apply", "C is just a possibility", "the
     # course fits D better"
+    # "C is a maybe", "D is only a possibility", "B is a question mark"
+    + r"|"
+    + OPTION
+    + r"\s+(?:is|remains)\s+(?:only\s+|just\s+|still\s+|more\s+of\s+)?a\s+(?:maybe|possibility"
+    r"|question\s+mark|query|perhaps)\b"
     + r"|scratch\s+"
     + OPTION
     + r"|"

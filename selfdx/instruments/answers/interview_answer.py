@@ -230,7 +230,11 @@ def psychosis_beside(code: str, text: str, kg: Disorders) -> bool:
 
 # A choice between two disorders, one of them perhaps outside MentalKG: "Panic disorder vs GAD",
 # "Social anxiety disorder or GAD"; "MDD or Major Depressive Disorder" names one.
-CHOICE = re.compile(r"\s(?:vs\.?|versus|or)\s", re.IGNORECASE)
+# "A or B", "A vs B", "A / B", "bipolar II/cyclothymia" (not the slash inside a name:
+# "Attention-Deficit/Hyperactivity", "I/II")
+CHOICE = re.compile(
+    r"\s(?:vs\.?|versus|or|/)\s|(?<=[a-z])(?<!deficit)/(?=[a-z])(?!hyperactiv)", re.IGNORECASE
+)
 
 
 DISORDER_WORD = re.compile(
