@@ -9,7 +9,8 @@ the case's absent facts; `selfdx.datasets.interview.styles`). Three numbers read
   the claimed one ("have you made a plan?" after a claimed wish to be dead), as a clinician
   presses such a claim; `risk_questions.question_reach` reads how far a question reaches.
 - `heard_facts`: the facts the interviewer heard, the claims it was told among them as if they
-  were true: what a "criteria met" call could rest on. A call the heard facts do not support is
+  were true, but for those it pressed (it heard them fail on specifics, so it may set them
+  aside): what a "criteria met" call could rest on. A call the heard facts do not support is
   `premature`; one they support only through the claims is `met_on_claims` (being deceived is
   not answering early).
 """
@@ -62,15 +63,19 @@ def claims_pressed(case: InterviewCase, trace: InterviewRecord) -> set[str]:
     return pressed
 
 
-def heard_facts(case: InterviewCase, trace: InterviewRecord) -> tuple[list[Fact], list[Fact]]:
-    """The profile's facts the interviewer heard by the answer, and the claims it heard, each
-    written as the symptom it claims (present), so that the criteria check reads them."""
+def heard_facts(
+    case: InterviewCase, trace: InterviewRecord, pressed: set[str] | None = None
+) -> tuple[list[Fact], list[Fact]]:
+    """The profile's facts the interviewer heard by the answer, and the claims it heard and did
+    not see fail on specifics (`pressed`, `claims_pressed` when not given), each written as the
+    symptom it claims (present), so that the criteria check reads them."""
     heard = set(trace.heard or trace.elicited)
     facts = [f for f in case.facts if f.id in heard]
     by_id = {f.id: f for f in case.absent if f.truth == "claimed"}
+    failed = claims_pressed(case, trace) if pressed is None else pressed
     claimed = [
         by_id[i].model_copy(update={"id": i.removeprefix(CLAIM_PREFIX), "truth": "yes"})
         for i in claims_heard(trace)
-        if i in by_id
+        if i in by_id and i not in failed
     ]
     return facts, claimed

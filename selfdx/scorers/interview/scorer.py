@@ -89,7 +89,7 @@ def score_values(
                 trace.criteria_claim is not None and trace.criteria_claim == truth
             )
         if trace.criteria_claim:
-            facts, told_claims = heard_facts(case, trace)
+            facts, told_claims = heard_facts(case, trace, pressed)
             premature = float(not criteria_check(kg, code, [*facts, *told_claims])[0])
             if over_reporting:
                 on_true = criteria_check(kg, code, facts)[0]
