@@ -119,28 +119,15 @@ def test_an_extra_option_is_wrong_and_counts_in_precision(log_dir):
         ("- C\n- D", "named", "CD"),
         ("C and D\n\nActually just C.", "hedged", ""),
         ("C and D", "named", "CD"),
-    ],
-)
-def test_a_ruled_out_item_or_a_revised_set(answer, status, letters):
-    kg, cases = load_cases("demo", ["3"])
-    case = next(c for c in cases if c.id == "demo-t3-D013-D014_h001")  # key C and D
-    reading = read_answer(answer, case, kg, "letters")
-    expected = frozenset(case.option_codes["ABCD".index(x)] for x in letters)
-    assert (reading.status, reading.codes) == (status, expected), reading.reason
-
-
-# The thirty-fourth blind round: a second option said past "not the only" or after "too" is not
-# dropped (a set of one read from it would be a wrong set); "too" inside a set is a member's.
-@pytest.mark.parametrize(
-    ("answer", "status", "letters"),
-    [
+        # the thirty-fourth blind round: a second option said past "not the only" or after
+        # "too" is not dropped (a set of one read from it would be a wrong set)
         ("C is not the only problem here: D too", "unreadable", ""),
         ("C. D too.", "unreadable", ""),
         ("C, not just D", "unreadable", ""),
         ("C and D too", "named", "CD"),
     ],
 )
-def test_a_second_option_past_not_the_only_is_not_dropped(answer, status, letters):
+def test_a_ruled_out_item_or_a_revised_set(answer, status, letters):
     kg, cases = load_cases("demo", ["3"])
     case = next(c for c in cases if c.id == "demo-t3-D013-D014_h001")  # key C and D
     reading = read_answer(answer, case, kg, "letters")
